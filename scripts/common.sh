@@ -1,0 +1,52 @@
+# Shared settings for the harness scripts: sourced, never run.
+# shellcheck shell=bash
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${BUILD:-$TOP/build}
+LINUX=${LINUX:-$BUILD/linux}
+SERIES=${SERIES:-$TOP/series}
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+
+# shellcheck source=../kernel/base.env
+. "$TOP/kernel/base.env"
+
+say() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found: run 'make deps'"; }
+
+# The Debian mirror this machine already uses, read from its own apt sources,
+# so that no registry host is ever written into the repository.
+apt_mirror() {
+	local uri
+	uri=$(grep -rhsE '^(URIs:|deb )' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
+		/etc/apt/sources.list.d/*.list 2>/dev/null |
+		grep -E '/debian/?( |$)' | grep -v -- '-security' |
+		sed -E 's/^URIs:[[:space:]]*//; s/^deb (\[[^]]*\] )?//' | awk '{print $1}' | head -n1) || true
+	[ -n "$uri" ] || die "no Debian mirror found in /etc/apt/sources.list*: cannot fetch packages"
+	echo "${uri%/}"
+}
+
+# A private apt configuration under build/apt for one suite and architecture.
+# Prints the apt-get options that select it.
+apt_private() {
+	local suite=$1 arch=${2:-$(dpkg --print-architecture)}
+	local dir=$BUILD/apt/$suite-$arch
+	mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/etc/preferences.d"
+	echo "deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(apt_mirror) $suite main" \
+		>"$dir/etc/sources.list"
+	echo "-o Dir::Etc::SourceList=$dir/etc/sources.list -o Dir::Etc::SourceParts=/dev/null" \
+		"-o Dir::Etc::PreferencesParts=$dir/etc/preferences.d" \
+		"-o Dir::State::Lists=$dir/lists -o Dir::Cache::Archives=$dir/archives" \
+		"-o Dir::State::status=/dev/null" \
+		"-o APT::Architecture=$arch -o APT::Architectures=$arch"
+}
+
+# Kernel builds are serialised on this lock: two at once on 2 cores only thrash.
+build_lock() {
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/.build.lock"
+	flock 9
+}
