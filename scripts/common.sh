@@ -6,6 +6,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 LINUX=${LINUX:-$BUILD/linux}
 SERIES=${SERIES:-$TOP/series}
+SERIES_BRANCH=${SERIES_BRANCH:-series}
+CONFIGS=${CONFIGS:-$TOP/kernel/configs}
 JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
@@ -45,8 +47,40 @@ apt_private() {
 }
 
 # Kernel builds are serialised on this lock: two at once on 2 cores only thrash.
+# A script that holds it passes it on to the scripts it runs (BUILD_LOCK_HELD).
 build_lock() {
+	[ -z "${BUILD_LOCK_HELD:-}" ] || return 0
 	mkdir -p "$BUILD"
 	exec 9>"$BUILD/.build.lock"
-	flock 9
+	if ! flock -n 9; then
+		say "waiting for another kernel build to finish (lock: $BUILD/.build.lock)"
+		flock 9
+	fi
+	export BUILD_LOCK_HELD=$$
+}
+
+# The row of kernel/targets for one build target: sets T_ARCH, T_CROSS, T_BASE
+# and T_FRAGS (its fragments, comma-separated; default: the target's own name).
+target_info() {
+	local row
+	row=$(awk -v t="$1" '$1 == t { print $2, $3, $4, ($5 == "" ? t : $5) }' "$TOP/kernel/targets")
+	[ -n "$row" ] || die "unknown target '$1': pick one of $(target_names)"
+	# shellcheck disable=SC2034 # used by the scripts that source this file
+	read -r T_ARCH T_CROSS T_BASE T_FRAGS <<<"$row"
+}
+target_names() { awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = " " }' "$TOP/kernel/targets"; }
+
+# The numbered patches of the series, in order, without the cover letter.
+series_patches() {
+	local p
+	for p in "$SERIES"/[0-9]*.patch; do
+		[ -e "$p" ] || continue
+		[ "${p##*/}" = 0000-cover-letter.patch ] || echo "$p"
+	done
+}
+
+# Checks that $1 is a kernel tree holding the base tag.
+need_tree() {
+	git -C "$1" rev-parse -q --verify 'base^{commit}' >/dev/null 2>&1 ||
+		die "no kernel tree with tag 'base' at $1: run 'make source'"
 }

@@ -1,0 +1,64 @@
+#!/bin/bash
+# Write the .config of a build target into an output folder: the target's base
+# (kernel/targets) + its fragments (kernel/configs/NAME.config for each NAME of
+# the FRAGMENTS column, default the target's own) merged in order with
+# merge_config.sh, then olddefconfig, then a check that every option the fragments
+# ask for really is in .config: Kconfig drops an option with an unmet dependency
+# without a word, so a dropped one is an error here.
+# Usage: config.sh TARGET [TREE] [OUT]
+. "$(dirname "$0")/common.sh"
+
+target=${1:?usage: config.sh TARGET [TREE] [OUT]}
+target_info "$target"
+tree=$(cd "${2:-$LINUX}" 2>/dev/null && pwd) || die "config: no tree at ${2:-$LINUX}: run 'make source'"
+out=${3:-$BUILD/out/$target}
+frags=()
+for f in ${T_FRAGS//,/ }; do
+	[ -f "$CONFIGS/$f.config" ] || die "config: no fragment $CONFIGS/$f.config for target $target"
+	frags+=("$CONFIGS/$f.config")
+done
+names=$(printf '%s + ' "${frags[@]#"$TOP"/}"); names=${names% + }
+need "${T_CROSS}gcc"
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+log=$out/config.log
+
+say "config: $target = $T_BASE + $names ($tree -> $out)"
+export ARCH=$T_ARCH CROSS_COMPILE=$T_CROSS
+mk() { make -C "$tree" O="$out" CC="ccache ${T_CROSS}gcc" "$@"; }
+{
+	if [ "$T_BASE" = allnoconfig ]; then
+		# allnoconfig with the fragment as KCONFIG_ALLCONFIG: everything else off.
+		(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$out" "${frags[@]}")
+	else
+		mk "$T_BASE"
+		(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}")
+	fi
+	mk olddefconfig
+} >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "config: $target: Kconfig failed (log: $log)"; }
+
+# Every CONFIG_X=value of the fragment must be in .config as written, every
+# 'CONFIG_X=n' or '# CONFIG_X is not set' must be off.
+dropped=0
+while IFS= read -r line; do
+	line=${line%%[[:space:]]#*}
+	line=${line%"${line##*[![:space:]]}"}
+	case $line in
+	CONFIG_*=n | "# CONFIG_"*" is not set")
+		sym=${line#\# }; sym=${sym%%[= ]*}
+		if grep -qE "^$sym=" "$out/.config"; then
+			printf 'config: %s: %s asked off, but .config has %s\n' "$target" "$sym" \
+				"$(grep -E "^$sym=" "$out/.config")" >&2
+			dropped=$((dropped + 1))
+		fi ;;
+	CONFIG_*=*)
+		if ! grep -qxF -- "$line" "$out/.config"; then
+			sym=${line%%=*}
+			got=$(grep -E "^$sym=|^# $sym is not set" "$out/.config" || echo "absent: unknown symbol or unmet dependency")
+			printf 'config: %s: Kconfig dropped %s (got: %s)\n' "$target" "$line" "$got" >&2
+			dropped=$((dropped + 1))
+		fi ;;
+	esac
+done < <(cat "${frags[@]}")
+[ "$dropped" = 0 ] || die "config: $target: $dropped option(s) of $names not in the final .config: fix their dependencies in the fragment"
+say "config: $target: all $(cat "${frags[@]}" | grep -cE '^(CONFIG_|# CONFIG_.* is not set)') options of $names are set"
