@@ -1,0 +1,41 @@
+#!/bin/bash
+# git am the series (series/[0-9]*.patch but the cover letter, in order) onto the
+# base in a fresh branch 'series' of the kernel tree ($LINUX, $SERIES_BRANCH).
+. "$(dirname "$0")/common.sh"
+need git
+need_tree "$LINUX"
+cd "$LINUX"
+
+# Only ever reset our own branch: never a developer's.
+cur=$(git symbolic-ref -q --short HEAD || echo "(detached)")
+case $cur in
+"$SERIES_BRANCH" | master | "(detached)") ;;
+*) die "apply: $LINUX is on branch '$cur': apply only resets branch '$SERIES_BRANCH'; point LINUX at another tree" ;;
+esac
+if [ -d "$(git rev-parse --git-path rebase-apply)" ]; then
+	say "apply: aborting a git am left over in $LINUX"
+	git am --abort >/dev/null 2>&1 || rm -rf "$(git rev-parse --git-path rebase-apply)"
+fi
+
+build_lock # a build reading this tree must not see it change
+say "apply: branch '$SERIES_BRANCH' of $LINUX reset to tag base"
+git checkout -q -f -B "$SERIES_BRANCH" base
+git clean -q -f -d -x
+
+mapfile -t patches < <(series_patches)
+n=${#patches[@]}
+if [ "$n" = 0 ]; then
+	say "apply: no patches in $SERIES: branch '$SERIES_BRANCH' is the base"
+	exit 0
+fi
+k=0
+for p in "${patches[@]}"; do
+	k=$((k + 1))
+	say "apply: [$k/$n] ${p##*/}"
+	if ! msg=$(git am -q "$p" 2>&1); then
+		git am --abort >/dev/null 2>&1 || true
+		printf '%s\n' "$msg" | sed 's/^/    git am: /' >&2
+		die "apply: patch $k/$n ${p##*/} does not apply (branch '$SERIES_BRANCH' left at patch $((k - 1)))"
+	fi
+done
+say "apply: $n patches applied: branch '$SERIES_BRANCH' of $LINUX is at $(git log -1 --format='%h %s')"

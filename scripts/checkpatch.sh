@@ -1,0 +1,33 @@
+#!/bin/bash
+# checkpatch.pl --strict on each patch of the series (or on the patches given),
+# one verdict line per patch; fails if any patch reports anything at all.
+# Usage: checkpatch.sh [PATCH...]
+. "$(dirname "$0")/common.sh"
+need perl
+need_tree "$LINUX"
+
+if [ $# -gt 0 ]; then patches=("$@"); else mapfile -t patches < <(series_patches); fi
+if [ ${#patches[@]} = 0 ]; then
+	say "checkpatch: no patches in $SERIES: nothing to check"
+	exit 0
+fi
+bad=0
+for p in "${patches[@]}"; do
+	[ -f "$p" ] || die "checkpatch: no file $p"
+	p=$(cd "$(dirname "$p")" && pwd)/${p##*/}
+	name=${p##*/}
+	# checkpatch must run from the top of the kernel tree to find its data files.
+	rc=0
+	out=$(cd "$LINUX" && perl scripts/checkpatch.pl --strict --no-color "$p" 2>&1) || rc=$?
+	total=$(printf '%s\n' "$out" | sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks, .*/\1 \2 \3/p' | tail -n1)
+	if [ "$rc" = 0 ] && [ "$total" = "0 0 0" ]; then
+		echo "checkpatch: $name: clean"
+	else
+		read -r e w c <<<"${total:-? ? ?}"
+		echo "checkpatch: $name: $e errors, $w warnings, $c checks"
+		printf '%s\n' "$out" | sed 's/^/    /' >&2
+		bad=$((bad + 1))
+	fi
+done
+[ "$bad" = 0 ] || die "checkpatch: $bad of ${#patches[@]} patches have something to fix"
+say "checkpatch: all ${#patches[@]} patches clean"
