@@ -1,0 +1,100 @@
+#!/bin/bash
+# sparse (C=2 CHECK=sparse) and W=1 on the objects the series touches, for the
+# ppc64le target, compared with the same objects built from the base: fails on
+# any warning the base does not have. Touched objects: the .c/.S files that
+# differ from tag base in the tree $LINUX, plus, when a header differs, a fixed
+# list of objects that include the PACA and preempt headers.
+. "$(dirname "$0")/common.sh"
+need sparse; need git
+need_tree "$LINUX"
+
+target=ppc64le
+HEADER_OBJS="kernel/sched/core.o kernel/softirq.o arch/powerpc/kernel/smp.o arch/powerpc/kernel/paca.o
+arch/powerpc/kernel/setup_64.o arch/powerpc/kernel/irq_64.o arch/powerpc/kexec/core_64.o
+arch/powerpc/xmon/xmon.o lib/smp_processor_id.o"
+tree=$(cd "$LINUX" && pwd)
+base_tree=$BUILD/base-tree
+out=$BUILD/out/$target-sparse
+base_out=$BUILD/out/$target-base
+logs=$BUILD/logs/sparse
+mkdir -p "$logs"
+
+# Candidate objects, from the difference to base (committed or not).
+cand=()
+headers=
+while read -r f; do
+	case $f in
+	*.c | *.S) [ -f "$tree/$f" ] && cand+=("${f%.*}.o") ;;
+	*.h) headers="$headers ${f##*/}" ;;
+	esac
+done < <(git -C "$tree" diff --name-only base --)
+if [ -n "$headers" ]; then
+	say "sparse: headers changed ($headers ): adding the representative objects"
+	# shellcheck disable=SC2206
+	cand+=($HEADER_OBJS)
+fi
+mapfile -t cand < <(printf '%s\n' "${cand[@]}" | awk 'NF && !seen[$0]++')
+if [ ${#cand[@]} = 0 ]; then
+	say "sparse: $tree has no C, assembly or header change against base: nothing to check"
+	exit 0
+fi
+
+build_lock
+# Which candidates does the config build? Ask a full build of the tree.
+say "sparse: building $target from $tree to see which of ${#cand[@]} objects the config builds"
+OUT=$out "$TOP/scripts/build.sh" "$target" "$tree" >"$logs/build.log" 2>&1 ||
+	{ tail -n 40 "$logs/build.log" >&2; die "sparse: $target does not build from $tree (log: $logs/build.log)"; }
+objs=()
+for o in "${cand[@]}"; do
+	d=$(dirname "$o")
+	if [ -f "$out/$d/.${o##*/}.cmd" ]; then objs+=("$o"); else say "sparse: skipping $o: not built in the $target config"; fi
+done
+[ ${#objs[@]} -gt 0 ] || { say "sparse: none of the touched objects is built in the $target config: nothing to check"; exit 0; }
+
+# The base, in its own work tree.
+if [ ! -d "$base_tree" ]; then
+	say "sparse: adding the base work tree $base_tree"
+	git -C "$tree" worktree add -q --detach "$base_tree" base
+elif [ "$(git -C "$base_tree" rev-parse HEAD)" != "$(git -C "$tree" rev-parse 'base^{commit}')" ] ||
+	[ -n "$(git -C "$base_tree" status --porcelain)" ]; then
+	say "sparse: resetting $base_tree to base"
+	git -C "$base_tree" checkout -q -f --detach base
+	git -C "$base_tree" clean -q -f -d -x
+fi
+
+# Compile the objects with sparse and W=1, from scratch (ccache replays warnings),
+# and keep the diagnostics, without line numbers and tree paths.
+check_objs() { # name tree out objs...
+	local name=$1 src=$2 o=$3 log=$logs/$1.log
+	shift 3
+	target_info "$target"
+	local mk=(make -C "$src" O="$o" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="ccache ${T_CROSS}gcc" -j"$JOBS" W=1)
+	"$TOP/scripts/config.sh" "$target" "$src" "$o" >"$logs/$name-config.log" 2>&1 ||
+		{ cat "$logs/$name-config.log" >&2; die "sparse: config of $name failed"; }
+	"${mk[@]}" prepare >"$logs/$name-prepare.log" 2>&1 ||
+		{ tail -n 30 "$logs/$name-prepare.log" >&2; die "sparse: make prepare failed for $name (log: $logs/$name-prepare.log)"; }
+	(cd "$o" && rm -f "$@")
+	say "sparse: $name: sparse + W=1 on $*"
+	"${mk[@]}" C=2 CHECK=sparse "$@" >"$log" 2>&1 ||
+		{ grep -E -A3 'error' "$log" | tail -n 40 >&2; die "sparse: $name: the objects do not compile (log: $log)"; }
+	grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: ' "$log" |
+		sed -E "s#^$src/##; s#$src/##g; s#^\./##; s#(\.[chS]):[0-9]+(:[0-9]+)?#\1#g" | LC_ALL=C sort >"$logs/$name.warnings"
+}
+check_objs series "$tree" "$out" "${objs[@]}"
+base_objs=()
+for o in "${objs[@]}"; do
+	if [ -f "$base_tree/${o%.o}.c" ] || [ -f "$base_tree/${o%.o}.S" ]; then base_objs+=("$o"); fi
+done
+if [ ${#base_objs[@]} -gt 0 ]; then
+	check_objs base "$base_tree" "$base_out" "${base_objs[@]}"
+else
+	: >"$logs/base.warnings"
+fi
+
+LC_ALL=C comm -13 "$logs/base.warnings" "$logs/series.warnings" >"$logs/new.warnings"
+say "sparse: ${#objs[@]} objects: $(wc -l <"$logs/series.warnings") diagnostics with the series, $(wc -l <"$logs/base.warnings") on base, $(wc -l <"$logs/new.warnings") new"
+if [ -s "$logs/new.warnings" ]; then
+	sed 's/^/NEW: /' "$logs/new.warnings" >&2
+	die "sparse: the series adds $(wc -l <"$logs/new.warnings") sparse/W=1 diagnostics (logs: $logs)"
+fi
+say "sparse: no new warnings"

@@ -1,0 +1,16 @@
+#!/bin/bash
+# The disassembly check must fail on the patterns it exists to catch.
+top=$(cd "$(dirname "$0")/.." && pwd)
+check() { python3 "$top/scripts/preempt_sites.py" check "$top/tests/disasm/$1" 2312 ${3:+--expect $3} >/dev/null; }
+fail=0
+expect() {
+	local want=$1 name=$2; shift 2
+	if check "$@"; then got=0; else got=1; fi
+	if [ "$got" = "$want" ]; then echo "ok - $name"; else echo "not ok - $name"; fail=1; fi
+}
+expect 0 "r13-only accesses pass" good.dis
+expect 1 "a store through a copy of r13 fails" copied.dis
+expect 1 "a count update through current fails on a patched kernel" current.dis
+expect 0 "the base kernel's count through current is recognised" current.dis x current
+expect 1 "a patched kernel is not mistaken for the base" good.dis x current
+exit $fail
