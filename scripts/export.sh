@@ -46,8 +46,20 @@ if [ -f "$cover" ]; then
 	END {
 		for (i = 1; i <= nn; i++) if (author(new[i])) { ns = i; break }
 		if (!ns) { print "export: no shortlog in the format-patch cover letter" > "/dev/stderr"; exit 1 }
+		# In the old letter: the tail of generated-looking lines, and in it the
+		# author lines whose counts add up to the old total ("0/N"); text of
+		# the body that only looks like a shortlog stays in the body.
+		for (j = 1; j <= no; j++)
+			if (old[j] ~ /^Subject: \[.* 0\/[0-9]+[]]/) {
+				total = old[j]; sub(/^.* 0\//, "", total); sub(/[]].*/, "", total); break
+			}
 		i = no; while (i >= 1 && generated(old[i])) i--
-		for (j = i + 1; j <= no; j++) if (author(old[j])) { os = j; break }
+		sum = 0
+		for (j = no; j > i; j--) if (author(old[j])) {
+			c = old[j]; sub(/^.* \(/, "", c); sum += c + 0
+			if (sum == total + 0) { os = j; break }
+		}
+		if (!os) for (j = i + 1; j <= no; j++) if (author(old[j])) { os = j; break }
 		last = os ? os - 1 : no
 		for (j = 1; j <= last; j++) {
 			line = old[j]

@@ -1,0 +1,42 @@
+# The harness: each target runs one script of scripts/. 'make help' lists them.
+SHELL := /bin/bash
+TARGET ?= ppc64le
+BRANCH ?= dev
+TARGETS := $(shell awk 'NF && $$1 !~ /^[[:punct:]]/ { print $$1 }' kernel/targets)
+
+.DEFAULT_GOAL := help
+.PHONY: help deps source apply export checkpatch sparse build check test test-full
+
+help:
+	@echo "make help        this list"
+	@echo "make deps        install the Debian packages the harness needs (as root; skips what is there)"
+	@echo "make source      fetch the pinned Linux base (kernel/base.env) into build/linux, tag 'base'"
+	@echo "make apply       git am series/ onto the base in branch 'series' of build/linux"
+	@echo "make export      write branch BRANCH (default: dev) of build/linux back into series/"
+	@echo "make checkpatch  checkpatch.pl --strict on every patch of series/"
+	@echo "make sparse      sparse and W=1 on the objects the series touches: no new warning against base"
+	@echo "make build       build vmlinux for TARGET=$(subst $() ,|,$(TARGETS)) (default: ppc64le) in build/out/TARGET"
+	@echo "make check       checkpatch, sparse and builds of ppc64le, ppc64, ppc32 and book3e"
+	@echo "make test        the tests: deps, source, apply, checkpatch, ppc64le build, sparse, self-tests"
+	@echo "make test-full   check + every prefix of the series builds (ppc64le, ppc32) + slow self-tests"
+
+deps:
+	@scripts/deps.sh
+source: deps
+	@scripts/source.sh
+apply: source
+	@scripts/apply.sh
+export: source
+	@scripts/export.sh $(BRANCH)
+checkpatch: source
+	@scripts/checkpatch.sh
+sparse: source
+	@scripts/sparse.sh
+build: source
+	@scripts/build.sh $(TARGET)
+check: deps source
+	@scripts/test.sh check
+test: deps source
+	@scripts/test.sh test
+test-full: deps source
+	@scripts/test.sh full

@@ -1,0 +1,52 @@
+#!/bin/bash
+# Bisect build: every prefix of the series (patches 1..k, k = 1..N) must build,
+# for each target given (default: ppc64le ppc32). Works in its own work tree
+# (build/bisect-tree, detached HEAD) and output folders build/out/bisect-TARGET;
+# stops at the first patch that breaks a build and names it.
+# Usage: bisect.sh [TARGET...]   (BISECT_FROM=k skips the builds of prefixes < k)
+. "$(dirname "$0")/common.sh"
+need git
+need_tree "$LINUX"
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(ppc64le ppc32)
+for t in "${targets[@]}"; do target_info "$t"; done
+from=${BISECT_FROM:-1}
+
+mapfile -t patches < <(series_patches)
+n=${#patches[@]}
+if [ "$n" = 0 ]; then
+	say "bisect: no patches in $SERIES: nothing to bisect"
+	exit 0
+fi
+tree=$BUILD/bisect-tree
+logs=$BUILD/logs/bisect
+mkdir -p "$logs"
+build_lock
+if [ ! -e "$tree/.git" ]; then
+	say "bisect: adding the work tree $tree"
+	git -C "$LINUX" worktree add -q --detach "$tree" base
+fi
+git -C "$tree" checkout -q -f --detach base
+git -C "$tree" clean -q -f -d -x
+
+k=0
+for p in "${patches[@]}"; do
+	k=$((k + 1)) name=${p##*/}
+	if ! msg=$(git -C "$tree" am -q "$p" 2>&1); then
+		git -C "$tree" am --abort >/dev/null 2>&1 || true
+		printf '%s\n' "$msg" | sed 's/^/    git am: /' >&2
+		die "bisect: patch $k/$n $name does not apply"
+	fi
+	[ "$k" -ge "$from" ] || continue
+	for t in "${targets[@]}"; do
+		log=$logs/$(printf '%04d' "$k")-$t.log
+		say "bisect: [$k/$n] $name: building $t"
+		start=$SECONDS
+		if ! OUT=$BUILD/out/bisect-$t "$TOP/scripts/build.sh" "$t" "$tree" >"$log" 2>&1; then
+			sed -n '/---- build: .* the last compiler errors ----/,$p' "$log" >&2
+			die "bisect: patch $k/$n $name breaks the $t build (log: $log)"
+		fi
+		say "bisect: [$k/$n] $name: $t ok in $((SECONDS - start)) s"
+	done
+done
+say "bisect: every prefix of the $n patches builds for ${targets[*]}"

@@ -1,0 +1,43 @@
+#!/bin/bash
+# Self-test of scripts/export.sh: apply then export gives back the same bytes;
+# the cover letter keeps its subject and text while its shortlog and diffstat
+# follow the branch; numbered patches no longer in the branch are removed.
+. "$(dirname "$0")/lib.sh"
+setup
+"$TOP/scripts/apply.sh" || fail "the series does not apply"
+
+# Two commits of our own on top of the series, so there is always something.
+f=$LINUX/lib/smp_processor_id.c
+sed -i 's|^ \* DEBUG_PREEMPT variant of smp_processor_id().| * DEBUG_PREEMPT variant of smp_processor_id(): checks that the caller\n * cannot migrate to another CPU.|' "$f"
+git -C "$LINUX" commit -q -a -m "selftest: first change" -m "$SOB"
+printf '/* selftest */\n' >>"$f"
+git -C "$LINUX" commit -q -a -m "selftest: second change" -m "$SOB"
+"$TOP/scripts/export.sh" "$SERIES_BRANCH" || fail "export failed"
+n=$(series_patches | wc -l)
+cover=$SERIES/0000-cover-letter.patch
+[ -f "$cover" ] || fail "export wrote no cover letter"
+
+# A hand-written cover letter, as a developer would leave it.
+sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/powerpc64: selftest series/' \
+	-e 's/\*\*\* BLURB HERE \*\*\*/Hand-written text that export must keep.\n\nResults (2):\n  not a shortlog: the body goes on/' "$cover"
+cp -r "$SERIES" "$T/before"
+
+"$TOP/scripts/apply.sh" || fail "the exported series does not apply"
+touch "$SERIES/0099-stale.patch"
+"$TOP/scripts/export.sh" "$SERIES_BRANCH" || fail "export failed"
+diff -r "$T/before" "$SERIES" || fail "apply + export changed the series (diff above)"
+pass "apply + export is byte-identical, the hand-written cover letter kept, a stale patch removed"
+
+# Drop the last commit: the cover letter follows, the last patch goes.
+last=$(series_patches | tail -n1)
+git -C "$LINUX" reset -q --hard HEAD~1
+"$TOP/scripts/export.sh" "$SERIES_BRANCH" >"$T/out" 2>&1 || { cat "$T/out"; fail "export failed"; }
+cat "$T/out"
+expect_line "removing stale ${last##*/}"
+[ ! -e "$last" ] || fail "${last##*/} is still there"
+grep -q "^Subject: \[PATCH 0/$((n - 1))\] powerpc64: selftest series$" "$cover" || fail "cover letter subject not updated to 0/$((n - 1))"
+grep -q "^Hand-written text that export must keep.$" "$cover" || fail "cover letter text lost"
+grep -q "^  not a shortlog: the body goes on$" "$cover" || fail "cover letter text lost"
+grep -q "^  selftest: first change$" "$cover" || fail "shortlog lost the first change"
+! grep -q "selftest: second change" "$cover" || fail "shortlog still lists the dropped commit"
+pass "the cover letter's count, shortlog and diffstat follow the branch"

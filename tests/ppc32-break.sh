@@ -1,0 +1,16 @@
+#!/bin/bash
+# Self-test of the bisect build (slow: builds ppc32): a patch on top of the
+# series that breaks only the ppc32 build must fail it, naming that patch.
+. "$(dirname "$0")/lib.sh"
+setup
+"$TOP/scripts/apply.sh" || fail "the series does not apply"
+printf '\n#ifdef CONFIG_PPC32\n#error "selftest: the ppc32 build is broken on purpose"\n#endif\n' \
+	>>"$LINUX/arch/powerpc/kernel/smp.c"
+bad=$(commit_as_patch "selftest: break the ppc32 build
+
+$SOB")
+n=$(series_patches | wc -l)
+expect_fail "the bisect build of a series that breaks ppc32" "$TOP/scripts/bisect.sh" ppc32
+expect_line "bisect: patch $n/$n ${bad##*/} breaks the ppc32 build"
+expect_line "selftest: the ppc32 build is broken on purpose"
+pass "the bisect build names the patch that breaks ppc32"
