@@ -16,6 +16,23 @@ if [ -z "${OUT:-}" ]; then
 fi
 need ccache; need "${T_CROSS}gcc"
 
+# For the first compiler errors on lines that the tree changed since base, name
+# the patch (commit of base..HEAD) that wrote the line.
+blame_errors() {
+	local tree=$1 log=$2 base file line sha k subject
+	base=$(git -C "$tree" rev-parse -q --verify 'base^{commit}') || return 0
+	grep -oE "^[^ :]+\.[chS]:[0-9]+(:[0-9]+)?: (fatal )?error" "$log" | cut -d: -f1,2 | awk '!seen[$0]++' | head -n 5 |
+		while IFS=: read -r file line; do
+			file=${file#"$tree"/}
+			[ -f "$tree/$file" ] || continue
+			sha=$(git -C "$tree" blame --porcelain -L "$line,$line" base..HEAD -- "$file" 2>/dev/null | head -n1 | cut -d' ' -f1)
+			if [ -z "$sha" ] || [ "$sha" = "$base" ]; then continue; fi
+			k=$(git -C "$tree" rev-list --reverse base..HEAD | grep -n "^$sha" | cut -d: -f1)
+			subject=$(git -C "$tree" log -1 --format=%s "$sha")
+			echo "build: the error at $file:$line is on a line from patch $k of base..HEAD: $subject"
+		done
+}
+
 build_lock
 "$TOP/scripts/config.sh" "$target" "$tree" "$OUT"
 log=$OUT/build.log
@@ -25,6 +42,7 @@ if ! make -C "$tree" O="$OUT" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="ccache
 	-j"$JOBS" vmlinux 2>&1 | tee "$log"; then
 	echo "---- build: $target: the last compiler errors ----" >&2
 	grep -E -A4 '(error|Error)[: ]|undefined reference|\*\*\*' "$log" | tail -n 40 >&2 || tail -n 40 "$log" >&2
+	blame_errors "$tree" "$log" >&2 || true
 	die "build: $target failed after $((SECONDS - start)) s (tree $tree, log $log)"
 fi
 [ -s "$OUT/vmlinux" ] || die "build: $target: make succeeded but $OUT/vmlinux is missing"
