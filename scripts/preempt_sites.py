@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Find preempt-count accesses in a powerpc64 vmlinux disassembly.
+
+Reads `objdump -d --no-show-raw-insn` output and reports, per function:
+  - PACA sites: loads/stores of the preempt word addressed from r13;
+  - copied-r13 sites: the same word reached through a register that holds
+    a copy of r13 (mr rX,r13 or addi rX,r13,N) -- wrong after a migration;
+  - current sites: the old generic count, a load/add/store at offset 0 of
+    the task loaded from PACACURRENT(r13).
+
+The PACA offset of the word is found from the code itself: the offset most
+often used by an r13-relative lwz/addi 1/stw triple (preempt_disable()).
+
+Usage: preempt_sites.py check OBJDUMP_OUTPUT PACACURRENT [--expect paca|current]
+       preempt_sites.py funcs  OBJDUMP_OUTPUT PACACURRENT FUNC...
+"""
+import collections
+import re
+import sys
+
+FUNC = re.compile(r'^[0-9a-f]+ <([^>]+)>:$')
+INSN = re.compile(r'^\s*([0-9a-f]+):\s+(\S+)\s*(.*)$')
+MEM = re.compile(r'^(r\d+),(-?\d+)\((r\d+)\)$')
+LOADS = {'lwz', 'ld', 'lbz', 'lhz', 'lwa'}
+STORES = {'stw', 'std', 'stb', 'sth'}
+
+
+def functions(path):
+    name, body = None, []
+    with open(path, errors='replace') as f:
+        for line in f:
+            m = FUNC.match(line)
+            if m:
+                if name:
+                    yield name, body
+                name, body = m.group(1), []
+                continue
+            m = INSN.match(line)
+            if m and name:
+                body.append((m.group(2), m.group(3).split('#')[0].strip()))
+    if name:
+        yield name, body
+
+
+def mem(ops):
+    m = MEM.match(ops.replace(' ', ''))
+    return (m.group(1), int(m.group(2)), m.group(3)) if m else None
+
+
+def dest(op, ops):
+    """Register written by an instruction (None for stores and branches)."""
+    if op in STORES or op.startswith(('b', 'cmp', 'st', 'mt', 'tw', 'td')):
+        return None
+    first = ops.split(',')[0].strip()
+    return first if re.fullmatch(r'r\d+', first) else None
+
+
+def find_offset(path):
+    votes = collections.Counter()
+    for _, body in functions(path):
+        for i, (op, ops) in enumerate(body):
+            m = mem(ops)
+            if op != 'lwz' or not m or m[2] != 'r13':
+                continue
+            reg, off = m[0], m[1]
+            for op2, ops2 in body[i + 1:i + 4]:
+                m2 = mem(ops2)
+                if op2 == 'stw' and m2 and m2[1:] == (off, 'r13') and \
+                        any(o == 'addi' and a.replace(' ', '').startswith(f'{reg},{reg},1')
+                            for o, a in body[i + 1:i + 4]):
+                    votes[off] += 1
+                    break
+    if not votes:
+        return None
+    return votes.most_common(1)[0][0]
+
+
+def scan(body, off, current):
+    """Yield (kind, insn) for each preempt-count access in one function."""
+    copies = {}     # reg -> displacement from r13
+    tasks = set()   # regs holding current
+    for i, (op, ops) in enumerate(body):
+        m = mem(ops)
+        if m and (op in LOADS or op in STORES):
+            reg, disp, base = m
+            if base == 'r13' and off <= disp < off + 8:
+                yield 'paca', f'{op} {ops}'
+            elif base in copies and off <= copies[base] + disp < off + 8:
+                yield 'copied-r13', f'{op} {ops}'
+            elif base in tasks and disp == 0 and op == 'lwz':
+                nxt = body[i + 1:i + 4]
+                if any(o == 'addi' for o, _ in nxt) and \
+                        any(o == 'stw' and mem(a) and mem(a)[1:] == (0, base) for o, a in nxt):
+                    yield 'current', f'{op} {ops}'
+        d = dest(op, ops)
+        if op == 'mr' and ops.replace(' ', '').endswith(',r13'):
+            copies[d] = 0
+        elif op == 'addi' and re.fullmatch(r'r\d+,r13,-?\d+', ops.replace(' ', '')):
+            copies[d] = int(ops.split(',')[2])
+        elif m and op == 'ld' and m[2] == 'r13' and m[1] == current:
+            tasks.add(m[0])
+        elif d:
+            copies.pop(d, None)
+            tasks.discard(d)
+        if op.startswith('b') and not op.startswith('bl'):
+            continue
+        if op.startswith('bl'):         # a call clobbers volatile registers
+            for r in [r for r in copies if int(r[1:]) <= 12]:
+                copies.pop(r)
+            tasks -= {r for r in tasks if int(r[1:]) <= 12}
+
+
+def check(path, current, expect):
+    off = find_offset(path) if expect == 'paca' else None
+    totals = collections.Counter()
+    bad = []
+    for name, body in functions(path):
+        for kind, insn in scan(body, off if off is not None else -100, current):
+            totals[kind] += 1
+            if kind == 'copied-r13' or (expect == 'paca' and kind == 'current'):
+                bad.append(f'{name}: {kind}: {insn}')
+    print(f'preempt word PACA offset: {off}')
+    for kind in ('paca', 'copied-r13', 'current'):
+        print(f'{kind} sites: {totals[kind]}')
+    for b in bad[:50]:
+        print('BAD', b)
+    if expect == 'paca' and totals['paca'] == 0:
+        print('BAD no r13-relative preempt count access found')
+        return 1
+    if expect == 'current' and totals['current'] == 0:
+        print('BAD no preempt count access through current found')
+        return 1
+    return 1 if bad else 0
+
+
+if __name__ == '__main__':
+    if len(sys.argv) < 4 or sys.argv[1] not in ('check',):
+        sys.exit(__doc__)
+    expect = 'paca'
+    if '--expect' in sys.argv:
+        expect = sys.argv[sys.argv.index('--expect') + 1]
+    sys.exit(check(sys.argv[2], int(sys.argv[3]), expect))
