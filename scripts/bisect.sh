@@ -24,6 +24,7 @@ mkdir -p "$logs"
 build_lock
 if [ ! -e "$tree/.git" ]; then
 	say "bisect: adding the work tree $tree"
+	git -C "$LINUX" worktree prune
 	git -C "$LINUX" worktree add -q --detach "$tree" base
 fi
 git -C "$tree" checkout -q -f --detach base

@@ -23,6 +23,7 @@ setup() {
 	need_tree "$MAIN_LINUX"
 	if [ ! -e "$LINUX/.git" ]; then
 		say "selftest: adding the work tree $LINUX"
+		git -C "$MAIN_LINUX" worktree prune
 		git -C "$MAIN_LINUX" worktree add -q --detach "$LINUX" base
 	fi
 	git -C "$LINUX" checkout -q -f --detach base
