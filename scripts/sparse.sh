@@ -54,6 +54,7 @@ done
 # The base, in its own work tree.
 if [ ! -d "$base_tree" ]; then
 	say "sparse: adding the base work tree $base_tree"
+	git -C "$tree" worktree prune
 	git -C "$tree" worktree add -q --detach "$base_tree" base
 elif [ "$(git -C "$base_tree" rev-parse HEAD)" != "$(git -C "$tree" rev-parse 'base^{commit}')" ] ||
 	[ -n "$(git -C "$base_tree" status --porcelain)" ]; then
