@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The scenarios: each returns PASS, FAIL or SKIP and sets the reason. */
+#ifndef GUEST_SCENARIOS_H
+#define GUEST_SCENARIOS_H
+
+#include <stddef.h>
+
+int kunit(void);
+int smp(void);
+int preempt_modes(void);
+int hotplug(void);
+int irqexit_full(void);
+int irqexit_lazy(void);
+int churn(void);
+int stress_kill(void);
+int hackbench_process_socket(void);
+int hackbench_process_pipe(void);
+int hackbench_thread_socket(void);
+int hackbench_thread_pipe(void);
+int lockdep_alive(void);
+
+/* The PMU event spans the load scenarios: opened before, checked after. */
+void pmu_start(void);
+int pmu_finish(int loads_ran);
+
+int preempt_get(char *mode, size_t size);
+int preempt_set(const char *mode);
+
+#endif
