@@ -1,0 +1,46 @@
+#!/bin/bash
+# Boot one guest target under QEMU (settings: kernel/qemu/TARGET) with the
+# initramfs of scripts/rootfs.sh, under a hard timeout, the console saved in
+# build/logs/; then judge the console with scripts/console.sh.
+# Usage: boot.sh TARGET [KERNEL-ARGS...]   e.g. boot.sh guest-le preempt=full
+#        boot.sh TARGET shell              a busybox shell for a person (make boot)
+# OUT=dir: the kernel build (default build/out/TARGET); NAME=word: the log's name.
+. "$(dirname "$0")/common.sh"
+
+target=${1:?usage: boot.sh TARGET [KERNEL-ARGS...|shell]}
+shift
+target_info "$target"
+[ -f "$TOP/kernel/qemu/$target" ] || die "boot: no QEMU settings kernel/qemu/$target"
+. "$TOP/kernel/qemu/$target"
+OUT=${OUT:-$BUILD/out/$target}
+kernel=$OUT/vmlinux
+[ -s "$kernel" ] || die "boot: no kernel $kernel: run 'scripts/build.sh $target' first"
+need qemu-system-ppc64; need timeout
+
+"$TOP/scripts/rootfs.sh" "$target"
+shell=
+[ "${1:-}" != shell ] || { shell=1; shift; set -- guest.shell=1 "$@"; }
+# panic=-1 with -no-reboot: a panic ends QEMU at once instead of hanging.
+append="console=hvc0 panic=-1 guest.cpus=$QEMU_SMP $QEMU_APPEND $*"
+qemu=(qemu-system-ppc64 -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM"
+	-nographic -nodefaults -serial mon:stdio -no-reboot
+	-kernel "$kernel" -initrd "$BUILD/rootfs/$target.cpio" -append "${append% }")
+
+if [ -n "$shell" ]; then
+	say "boot: $target: ${qemu[*]}"
+	exec "${qemu[@]}"
+fi
+
+name=${NAME:-$target${*:+-$*}}
+name=${name//[^A-Za-z0-9._=-]/_}
+mkdir -p "$BUILD/logs"
+log=$BUILD/logs/console-$name.log
+say "boot: $target ($(git -C "$(readlink -f "$OUT/source" 2>/dev/null || echo "$LINUX")" describe --always --tags 2>/dev/null || echo '?'), $kernel)"
+say "boot: ${qemu[*]}"
+say "boot: console: $log (timeout ${BOOT_TIMEOUT} s)"
+start=$SECONDS
+rc=0
+timeout -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" </dev/null >"$log" 2>&1 || rc=$?
+say "boot: QEMU exited with status $rc after $((SECONDS - start)) s"
+[ "$rc" != 124 ] || echo "# boot: TIMEOUT: QEMU killed after $BOOT_TIMEOUT s" | tee -a "$log"
+"$TOP/scripts/console.sh" "$log" "boot $target $* ($((SECONDS - start)) s)"

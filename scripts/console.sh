@@ -1,0 +1,137 @@
+#!/bin/bash
+# Judge the console log of one guest boot: the guest init's KTAP lines, KUnit's
+# KTAP (parsed by the kernel's kunit.py), and the splat scan (every line matching
+# tests/splat-patterns.txt fails, unless it belongs to a splat that matches
+# tests/known-splats.txt: a known base splat is reported, and a lockdep-alive
+# failure it caused becomes a known base failure, '# TODO', never a pass).
+# Prints KTAP, ends with 'N passed, N failed, N skipped, N known base failures';
+# exit status 0 when nothing failed.
+# Usage: console.sh LOG [TITLE]
+. "$(dirname "$0")/common.sh"
+
+log=${1:?usage: console.sh LOG [TITLE]}
+title=${2:-${log##*/}}
+[ -f "$log" ] || die "console: no log $log"
+PATTERNS=${PATTERNS:-$TOP/tests/splat-patterns.txt}
+KNOWN=${KNOWN:-$TOP/tests/known-splats.txt}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tr -d '\r' <"$log" >"$tmp/log"
+regexes() { grep -vE '^[[:space:]]*(#|$)' "$1" || true; }
+regexes "$PATTERNS" >"$tmp/patterns"
+regexes "$KNOWN" >"$tmp/known"
+
+results=() diags=()
+add() { results+=("$1"); }
+
+# The guest's own lines: '[ time] guest: ok 3 name # reason'.
+guest() { sed -nE 's/^(\[[^]]*\] )?guest: (.*)$/\2/p' "$tmp/log"; }
+done_line=$(guest | grep -c '^GUEST-DONE' || true)
+
+# ---- splat scan, by block: a WARN/BUG block from 'cut here' to 'end trace'
+# (or the next 60 lines) is known as a whole when one of its lines is known.
+awk -v known="$tmp/known" -v pats="$tmp/patterns" '
+	BEGIN {
+		while ((getline p < pats) > 0) P[np++] = p
+		while ((getline k < known) > 0) K[nk++] = k
+	}
+	function is(line, A, n,   i) { for (i = 0; i < n; i++) if (line ~ A[i]) return 1; return 0 }
+	function flush(   i, kn) {
+		kn = 0
+		for (i = 0; i < nb; i++) if (is(B[i], K, nk)) kn = 1
+		for (i = 0; i < nb; i++) if (H[i]) print (kn ? "known" : "new") "\t" L[i] "\t" B[i]
+		nb = 0; inblock = 0
+	}
+	{
+		line = $0
+		# Not scanned: the guest init and KUnit KTAP lines (test names may say preempt_count).
+		body = line; sub(/^\[[^]]*\] /, "", body)
+		skip = body ~ /^guest: / || body ~ /^[ \t]*((not )?ok [0-9]+ |#|KTAP version|[0-9]+\.\.[0-9]+$)/
+		if (body ~ /-+\[ cut here \]-+/) { flush(); inblock = 1; start = NR }
+		B[nb] = line; L[nb] = NR; H[nb] = !skip && is(body, P, np); nb++
+		if (!inblock || body ~ /---\[ end trace/ || NR - start > 60) flush()
+	}
+	END { flush() }
+' "$tmp/log" >"$tmp/hits"
+known_n=$(grep -c '^known' "$tmp/hits" || true)
+new_n=$(grep -c '^new' "$tmp/hits" || true)
+known_sig=$(grep -m1 '^known' "$tmp/hits" | cut -f3- | sed -E 's/^\[[^]]*\] //' || true)
+
+# ---- the guest's results, each with the diagnostics printed since its start.
+declare -A gdiag=()
+cur=-
+while IFS= read -r l; do
+	case $l in
+	"# "*": start") cur=${l#\# }; cur=${cur%: start}; gdiag[$cur]= ;;
+	"# "*) gdiag[$cur]+="$l"$'\n' ;;
+	"not ok "*lockdep-alive*)
+		if [ "$known_n" -gt 0 ] && [ "$new_n" = 0 ]; then
+			l="${l%% \#*} # TODO known base failure: ${l#*\# }; turned off by the known base splat '$known_sig' (issue 6)"
+		fi
+		add "$l"; cur=- ;;
+	"ok "* | "not ok "*) add "$l"; cur=- ;;
+	esac
+done < <(guest)
+
+# ---- did the guest finish?
+if [ "$done_line" = 0 ]; then
+	why="no GUEST-DONE line: the guest hung, panicked or was killed"
+	grep -qE 'Kernel panic' "$tmp/log" && why="kernel panic: $(grep -m1 -E 'Kernel panic' "$tmp/log" | sed -E 's/^\[[^]]*\] //')"
+	grep -q '^# boot: TIMEOUT' "$tmp/log" && why="$(grep -m1 '^# boot: TIMEOUT' "$tmp/log" | sed 's/^# boot: //'): the guest hung or was too slow"
+	add "not ok 0 guest-done # $why"
+	diags+=("last 50 console lines:")
+	while IFS= read -r l; do diags+=("  $l"); done < <(tail -n 50 "$tmp/log")
+else
+	add "ok 0 guest-done"
+fi
+
+# ---- KUnit at boot, from the console before the guest init started.
+sed -n '/guest: /q; p' "$tmp/log" >"$tmp/kunit.log"
+if ! grep -q 'KTAP version' "$tmp/kunit.log"; then
+	add "ok 0 kunit-console # SKIP no KUnit output on the console"
+elif python3 "$LINUX/tools/testing/kunit/kunit.py" parse "$tmp/kunit.log" >"$tmp/kunit.out" 2>&1; then
+	add "ok 0 kunit-console # $(grep -m1 -E 'Ran [0-9]+ tests' "$tmp/kunit.out" | sed -E 's/^\[[^]]*\] //')"
+else
+	add "not ok 0 kunit-console # kunit.py parse: $(grep -m1 -E 'Ran [0-9]+ tests|Could not' "$tmp/kunit.out" | sed -E 's/^\[[^]]*\] //')"
+	while IFS= read -r l; do diags+=("  $l"); done < <(grep -E 'FAILED|CRASHED|\[ERROR\]' "$tmp/kunit.out" | head -n 20)
+fi
+
+# ---- the splat scan's own line.
+if [ "$new_n" -gt 0 ]; then
+	add "not ok 0 splats # $new_n new splat line(s) on the console (first below)"
+	diags+=("splat lines (line number: text), the known ones marked:")
+	while IFS=$'\t' read -r kind nr text; do
+		mark=; [ "$kind" = new ] || mark="   <- known base splat"
+		diags+=("  $nr: $text$mark")
+	done < <(head -n 30 "$tmp/hits")
+	first=$(grep -m1 '^new' "$tmp/hits" | cut -f2)
+	diags+=("console lines $first-$((first + 30)):")
+	while IFS= read -r l; do diags+=("  $l"); done < <(sed -n "${first},$((first + 30))p" "$tmp/log")
+elif [ "$known_n" -gt 0 ]; then
+	add "ok 0 splats # no new splat; known base splat: $known_sig ($known_n line(s))"
+else
+	add "ok 0 splats # none"
+fi
+
+# ---- print, numbered in order.
+echo "KTAP version 1"
+echo "# $title"
+echo "1..${#results[@]}"
+pass=0 fail=0 skip=0 todo=0 k=0
+for r in "${results[@]}"; do
+	k=$((k + 1))
+	r=$(sed -E "s/^(not ok|ok) [0-9]+ /\1 $k /" <<<"$r")
+	echo "$r"
+	case $r in
+	*"# TODO"*) todo=$((todo + 1)) ;;
+	"not ok"*) fail=$((fail + 1)) ;;
+	*"# SKIP"*) skip=$((skip + 1)) ;;
+	*) pass=$((pass + 1)) ;;
+	esac
+	# The guest's diagnostics for this scenario, indented under its line.
+	name=$(sed -E 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/' <<<"$r")
+	[ -z "${gdiag[$name]:-}" ] || printf '%s' "${gdiag[$name]}" | sed 's/^# /#   /'
+done
+for d in "${diags[@]}"; do echo "# $d"; done
+echo "# $title: $pass passed, $fail failed, $skip skipped, $todo known base failures"
+[ "$fail" = 0 ]

@@ -1,0 +1,27 @@
+#!/bin/bash
+# Self-test of scripts/console.sh on recorded consoles (tests/console/*.log):
+# a known base splat is reported and its lockdep-off is a known failure, not a
+# pass; a new splat fails with its line shown; a guest that never finished fails
+# with the last console lines.
+. "$(dirname "$0")/lib.sh"
+export LINUX=$MAIN_LINUX	# kunit.py comes from the kernel tree
+logs=$TOP/tests/console
+
+"$TOP/scripts/console.sh" "$logs/known.log" >"$T/out" 2>&1 || { cat "$T/out"; fail "known.log: a known base splat failed the boot"; }
+cat "$T/out"
+expect_line '^ok [0-9]+ splats # no new splat; known base splat: DEBUG_LOCKS_WARN_ON'
+expect_line '^not ok [0-9]+ lockdep-alive # TODO known base failure'
+expect_line '^ok [0-9]+ kunit-console # .*Ran 2 tests'
+expect_line ': 5 passed, 0 failed, 0 skipped, 1 known base failures$'
+pass "a known base splat is reported; the lockdep-alive failure it causes is a known failure, not a pass"
+
+expect_fail "a new splat" "$TOP/scripts/console.sh" "$logs/new.log"
+expect_line '^not ok [0-9]+ splats # 1 new splat'
+expect_line '^#   22: .*BUG: scheduling while atomic'
+expect_line '^not ok [0-9]+ lockdep-alive # debug_locks: 0'
+pass "a new splat fails with its line; lockdep-alive then fails for real"
+
+expect_fail "a guest that never finished" "$TOP/scripts/console.sh" "$logs/hang.log"
+expect_line '^not ok [0-9]+ guest-done # TIMEOUT'
+expect_line '^# last 50 console lines:'
+pass "a timeout fails with the last console lines"
