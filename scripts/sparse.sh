@@ -102,6 +102,10 @@ LC_ALL=C comm -13 "$logs/base.warnings" "$logs/series.warnings" >"$logs/new.warn
 say "sparse: ${#objs[@]} objects: $(wc -l <"$logs/series.warnings") diagnostics with the series, $(wc -l <"$logs/base.warnings") on base, $(wc -l <"$logs/new.warnings") new"
 if [ -s "$logs/new.warnings" ]; then
 	sed 's/^/NEW: /' "$logs/new.warnings" >&2
+	echo "---- where (from $logs/series.log) ----" >&2
+	sed -E 's/^[^:]+: //' "$logs/new.warnings" | sort -u | while IFS= read -r msg; do
+		grep -F -- "$msg" "$logs/series.log" | head -n 3
+	done >&2
 	die "sparse: the series adds $(wc -l <"$logs/new.warnings") sparse/W=1 diagnostics (logs: $logs)"
 fi
 say "sparse: no new warnings"
