@@ -20,5 +20,5 @@ bad=$(commit_as_patch "selftest: a patch with style errors")
 expect_fail "checkpatch on a series with a bad patch" "$TOP/scripts/checkpatch.sh"
 expect_line "^checkpatch: ${good##*/}: clean$"
 expect_line "^checkpatch: ${bad##*/}: 2 errors, 1 warnings, 0 checks$"
-expect_line "1 of [0-9]+ patches have something to fix"
+expect_line "[0-9]+ of [0-9]+ patches have something to fix"
 pass "checkpatch names the bad patch and passes the clean one"
