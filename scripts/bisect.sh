@@ -18,6 +18,7 @@ if [ "$n" = 0 ]; then
 	say "bisect: no patches in $SERIES: nothing to bisect"
 	exit 0
 fi
+[ "$from" -ge 1 ] && [ "$from" -le "$n" ] || die "bisect: BISECT_FROM=$from: the series has patches 1..$n"
 tree=$BUILD/bisect-tree
 logs=$BUILD/logs/bisect
 mkdir -p "$logs"
@@ -50,4 +51,4 @@ for p in "${patches[@]}"; do
 		say "bisect: [$k/$n] $name: $t ok in $((SECONDS - start)) s"
 	done
 done
-say "bisect: every prefix of the $n patches builds for ${targets[*]}"
+say "bisect: prefixes $from..$n of the $n patches build for ${targets[*]}"
