@@ -18,7 +18,7 @@ if [ "$n" = 0 ]; then
 	say "bisect: no patches in $SERIES: nothing to bisect"
 	exit 0
 fi
-[ "$from" -ge 1 ] && [ "$from" -le "$n" ] || die "bisect: BISECT_FROM=$from: the series has patches 1..$n"
+if [ "$from" -lt 1 ] || [ "$from" -gt "$n" ]; then die "bisect: BISECT_FROM=$from: the series has patches 1..$n"; fi
 tree=$BUILD/bisect-tree
 logs=$BUILD/logs/bisect
 mkdir -p "$logs"
