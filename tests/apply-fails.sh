@@ -21,7 +21,7 @@ expect_fail "apply of a series with a patch that does not apply" "$TOP/scripts/a
 expect_line "apply: patch $n/$n ${bad##*/} does not apply"
 expect_line "git am: "
 [ ! -d "$(git -C "$LINUX" rev-parse --git-path rebase-apply)" ] || fail "git am was not aborted"
-[ "$(git -C "$LINUX" rev-parse HEAD^{tree})" = "$(git -C "$LINUX" rev-parse "$top^{tree}")" ] ||
+[ "$(git -C "$LINUX" rev-parse "HEAD^{tree}")" = "$(git -C "$LINUX" rev-parse "$top^{tree}")" ] ||
 	fail "the branch is not left at the patch before the bad one"
 pass "apply names the patch that does not apply and aborts git am"
 

@@ -13,6 +13,7 @@ trap 'rm -rf "$T"' EXIT
 export SERIES=$T/series
 export GIT_AUTHOR_NAME="Harness Selftest" GIT_AUTHOR_EMAIL=harness@localhost
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
+# shellcheck disable=SC2034 # used by the tests that source this file
 SOB="Signed-off-by: $GIT_AUTHOR_NAME <$GIT_AUTHOR_EMAIL>"
 
 fail() { echo "FAIL: $*"; exit 1; }
