@@ -46,7 +46,7 @@ mkdir -p "$LOGS"
 echo "KTAP version 1"
 echo "# suite $suite: $n checks from ${CHECKS#"$TOP"/}, logs in $LOGS"
 echo "1..$n"
-passed=0 failed=0 stopped= begin=$SECONDS
+passed=0 failed=0 stopped='' begin=$SECONDS
 for i in "${!names[@]}"; do
 	k=$((i + 1)) name=${names[i]}
 	if [ -n "$stopped" ]; then
