@@ -3,7 +3,7 @@
 . "$(dirname "$0")/common.sh"
 
 PKGS="make gcc git ccache flex bison bc cpio xz-utils zstd libelf-dev libssl-dev
-python3 sparse perl gawk kmod rsync dwarves
+python3 python3-ply python3-git sparse perl gawk kmod rsync dwarves
 gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
 gcc-powerpc64-linux-gnu binutils-powerpc64-linux-gnu
 gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu
