@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Interrupt-exit preemption: a task spends one long readv() of /dev/zero in
- * the kernel (it never sleeps there and cond_resched() is a no-op in full and
- * lazy mode), and a SCHED_FIFO task on the same CPU wakes from a 1 ms timer.
+ * Interrupt-exit preemption: a task spends one long readv() of /dev/urandom in
+ * the kernel (ChaCha20 blocks: it never sleeps there, and cond_resched() is a
+ * no-op in full and lazy mode), and a SCHED_FIFO task on the same CPU wakes
+ * from a 1 ms timer.
  * The FIFO task can only run during the readv() if the timer interrupt's exit
  * preempts the kernel. Its wakeup rate during the readv() is compared with its
  * rate just before, on the same CPU, in the same run.
@@ -39,8 +40,8 @@ struct shared {
 	uint64_t ts[MAX_TS];
 };
 
-/* One readv() of total bytes from /dev/zero into the same 1 MB buffer. */
-static int64_t zero_readv(int fd, char *buf, long total, uint64_t *t0, uint64_t *t1)
+/* One readv() of total bytes into the same 1 MB buffer. */
+static int64_t long_readv(int fd, char *buf, long total, uint64_t *t0, uint64_t *t1)
 {
 	static struct iovec iov[IOV_MAX];
 	int n = total / CHUNK;
@@ -72,14 +73,14 @@ static void fifo_task(struct shared *sh)
 	_exit(0);
 }
 
-/* Bytes for a readv() of about 400 ms, from a timed 64 MB one. */
+/* Bytes for a readv() of about 400 ms, from a timed shorter one. */
 static long calibrate(int fd, char *buf)
 {
 	uint64_t t0, t1;
-	long bytes = 64l << 20;
+	long bytes = CHUNK;
 
 	for (;;) {
-		if (zero_readv(fd, buf, bytes, &t0, &t1) < 0)
+		if (long_readv(fd, buf, bytes, &t0, &t1) < 0)
 			return -1;
 		if (t1 - t0 > 20000000 || bytes >= (long)IOV_MAX * CHUNK)
 			break;
@@ -111,7 +112,7 @@ static int irqexit(const char *mode)
 		return result(FAIL, "cannot switch to %s mode: %s", mode, strerror(-ret));
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	buf = aligned_alloc(4096, CHUNK);
-	fd = open("/dev/zero", O_RDONLY);
+	fd = open("/dev/urandom", O_RDONLY);
 	if (sh == MAP_FAILED || !buf || fd < 0)
 		return result(FAIL, "setup: %s", strerror(errno));
 	memset(buf, 1, CHUNK);
@@ -119,7 +120,7 @@ static int irqexit(const char *mode)
 		return result(FAIL, "pin to CPU %d: %s", CPU, strerror(errno));
 	bytes = calibrate(fd, buf);
 	if (bytes < 0)
-		return result(FAIL, "readv(/dev/zero): %s", strerror(errno));
+		return result(FAIL, "readv(/dev/urandom): %s", strerror(errno));
 
 	fifo = fork();
 	if (fifo == 0)
@@ -128,7 +129,7 @@ static int irqexit(const char *mode)
 		sleep_ms(1);
 	c0 = now_ns();
 	sleep_ms(CONTROL_MS);
-	got = zero_readv(fd, buf, bytes, &t0, &t1);
+	got = long_readv(fd, buf, bytes, &t0, &t1);
 	sleep_ms(20);
 	sh->stop = 1;
 	waitpid(fifo, &st, 0);
@@ -139,7 +140,7 @@ static int irqexit(const char *mode)
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		return result(FAIL, "the SCHED_FIFO task failed (status %#x)", st);
 	if (got < 0)
-		return result(FAIL, "readv(/dev/zero): %s", strerror(-got));
+		return result(FAIL, "readv(/dev/urandom): %s", strerror(-got));
 
 	for (int i = 0; i < sh->nts; i++) {
 		in += sh->ts[i] > t0 && sh->ts[i] < t1;

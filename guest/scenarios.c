@@ -155,7 +155,7 @@ static int cpu_online_set(int cpu, int on)
 int hotplug(void)
 {
 	const char *t = cmdline_get("guest.hotplug");
-	int want = t ? atoi(t) : 60, n = possible_cpus(), done = 0, ret = 0, cpu = 0;
+	int want = t ? atoi(t) : 120, n = possible_cpus(), done = 0, ret = 0, cpu = 0;
 	uint64_t start = now_ns();
 	pid_t spin[4];
 

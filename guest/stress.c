@@ -58,7 +58,7 @@ static int run_tool(char *const argv[], int timeout_s, const char *progress)
 
 int stress_kill(void)
 {
-	char *argv[] = { "stress-ng", "--kill", "1", "-t", "8", "--metrics-brief",
+	char *argv[] = { "stress-ng", "--kill", "1", "-t", "10", "--metrics-brief",
 			 "--temp-path", "/tmp", NULL };
 
 	int st = missing("stress-ng");
@@ -70,7 +70,7 @@ int stress_kill(void)
 
 static int hackbench(char *mode, char *kind)
 {
-	char *argv[] = { "hackbench", "-g", "2", "-f", "10", "-l", "200", mode, kind, NULL };
+	char *argv[] = { "hackbench", "-g", "2", "-f", "10", "-l", "500", mode, kind, NULL };
 
 	int st = missing("hackbench");
 
