@@ -109,7 +109,11 @@ walk() {
 	done
 }
 
-if [ -n "${DEB_PKGS:-}" ]; then
+# The files taken from the packages, with a key line: reused while the key holds.
+key="$SUITE $DEB_ARCH: ${DEB_PKGS:-}: ${DEB_BINS:-}"
+if [ -n "${DEB_PKGS:-}" ] && [ -z "${ROOTFS_REFRESH:-}" ] && [ "$(head -n1 "$out.files" 2>/dev/null)" = "$key" ]; then
+	say "rootfs: $target: the Debian files resolved last time ($out.files; ROOTFS_REFRESH=1 resolves again)"
+elif [ -n "${DEB_PKGS:-}" ]; then
 	need apt-get; need dpkg-deb
 	mkdir -p "$sysroot/.pkgs" "$debs"
 	# Downloads go to build/ as root: no sandbox user that cannot write there.
@@ -147,15 +151,16 @@ if [ -n "${DEB_PKGS:-}" ]; then
 		done
 		[ $new = 1 ] || die "rootfs: libraries not found in $DEB_PKGS or their dependencies ($SUITE $DEB_ARCH): ${missing[*]}"
 	done
-	n=0
-	for f in "${closure[@]}"; do
-		while read -r p; do
-			mkdir -p "$stage/$(dirname "$p")"
-			[ -e "$stage/$p" ] || [ -L "$stage/$p" ] || { cp -P "$sysroot/$p" "$stage/$p"; n=$((n + 1)); }
-		done < <(resolve "$f")
-	done
-	say "rootfs: $target: $DEB_BINS + $((${#closure[@]} - $(wc -w <<<"$DEB_BINS"))) libraries ($n files) from $SUITE $DEB_ARCH"
+	{ echo "$key"; for f in "${closure[@]}"; do resolve "$f"; done; } >"$out.files"
+	say "rootfs: $target: $DEB_BINS + $((${#closure[@]} - $(wc -w <<<"$DEB_BINS"))) libraries from $SUITE $DEB_ARCH"
 	for p in $DEB_PKGS; do echo "$p ${universe[$p]}"; done >"$out.versions"
+fi
+if [ -n "${DEB_PKGS:-}" ]; then
+	while read -r p; do
+		[ -e "$sysroot/$p" ] || [ -L "$sysroot/$p" ] || die "rootfs: $p is gone from $sysroot: run with ROOTFS_REFRESH=1"
+		mkdir -p "$stage/${p%/*}"
+		cp -P "$sysroot/$p" "$stage/$p"
+	done < <(tail -n +2 "$out.files" | sort -u)
 fi
 
 # ---- pack, with the kernel tree's gen_init_cpio: owners and nodes without root ----
