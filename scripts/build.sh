@@ -14,6 +14,7 @@ if [ -z "${OUT:-}" ]; then
 	OUT=$BUILD/out/$target
 	[ "$tree" = "$(cd "$LINUX" && pwd)" ] || OUT=$BUILD/out/$target-${tree##*/}
 fi
+OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)	# make -C TREE: a relative O= would land in the tree
 need ccache; need "${T_CROSS}gcc"
 
 # For the first compiler errors on lines that the tree changed since base, name
