@@ -18,6 +18,8 @@ int hackbench_process_pipe(void);
 int hackbench_thread_socket(void);
 int hackbench_thread_pipe(void);
 int lockdep_alive(void);
+int bench_count(void);
+int bench_load(void);
 
 /* The PMU event spans the load scenarios: opened before, checked after. */
 void pmu_start(void);
