@@ -6,6 +6,7 @@
 # failure it caused becomes a known base failure, '# TODO', never a pass).
 # Prints KTAP, ends with 'N passed, N failed, N skipped, N known base failures';
 # exit status 0 when nothing failed.
+# KUNIT_SUITES="a b": KUnit suites that must have run at boot, each one result.
 # Usage: console.sh LOG [TITLE]
 . "$(dirname "$0")/common.sh"
 
@@ -95,6 +96,17 @@ else
 	add "not ok 0 kunit-console # kunit.py parse: $(grep -m1 -E 'Ran [0-9]+ tests|Could not' "$tmp/kunit.out" | sed -E 's/^\[[^]]*\] //')"
 	while IFS= read -r l; do diags+=("  $l"); done < <(grep -E 'FAILED|CRASHED|\[ERROR\]' "$tmp/kunit.out" | head -n 20)
 fi
+
+# ---- the KUnit suites this kernel must have run (KUNIT_SUITES, from kernel/qemu/TARGET).
+for suite in ${KUNIT_SUITES:-}; do
+	res=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | grep -E "^(not )?ok [0-9]+ $suite( |$)" | tail -n1 || true)
+	totals=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | grep -m1 -E "^# $suite: pass:" | sed -E "s/^# $suite: //" || true)
+	case $res in
+	"") add "not ok 0 kunit-$suite # the suite did not run at boot" ;;
+	"not ok"*) add "not ok 0 kunit-$suite # $totals" ;;
+	*) add "ok 0 kunit-$suite # $totals" ;;
+	esac
+done
 
 # ---- the splat scan's own line.
 if [ "$new_n" -gt 0 ]; then

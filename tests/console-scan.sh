@@ -25,3 +25,9 @@ expect_fail "a guest that never finished" "$TOP/scripts/console.sh" "$logs/hang.
 expect_line '^not ok [0-9]+ guest-done # TIMEOUT'
 expect_line '^# last 50 console lines:'
 pass "a timeout fails with the last console lines"
+
+KUNIT_SUITES="preempt_count_demo missing_suite" expect_fail "a required KUnit suite that did not run" \
+	"$TOP/scripts/console.sh" "$logs/known.log"
+expect_line '^ok [0-9]+ kunit-preempt_count_demo # pass:2 fail:0 skip:0 total:2$'
+expect_line '^not ok [0-9]+ kunit-missing_suite # the suite did not run at boot$'
+pass "each KUnit suite the kernel must run is one result; a missing one fails"

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Self-test of scripts/test.sh: a failing check is counted and shown, a failing
-# gate stops the run, per-patch lines expand, an unknown suite is an error.
+# gate stops the run, per-patch lines expand, an unknown suite is an error, a
+# KTAP check ('NAME*') counts each result, never a skip or a known failure.
 . "$(dirname "$0")/lib.sh"
 mkdir -p "$SERIES"
 touch "$SERIES/0000-cover-letter.patch" "$SERIES/0001-a.patch" "$SERIES/0002-b.patch"
@@ -13,6 +14,10 @@ each        has-{patch} test -f {patch}
 gate        first       true
 gate        stop!       false
 gate        never       touch "$SERIES/never-ran"
+ktap        multi*      printf 'KTAP version 1\n1..4\nok 1 a\nnot ok 2 b # TODO known\nok 3 c # SKIP why\nok 4 d\n'
+ktap        multibad*   printf 'KTAP version 1\n1..2\nok 1 a\nnot ok 2 b # boom\n'
+ktap        exitonly*   printf 'KTAP version 1\n1..1\nok 1 a\n'; false
+ktap        none*       true
 LIST
 run() { CHECKS=$T/checks LOGS=$T/logs "$TOP/scripts/test.sh" "$@"; }
 
@@ -37,6 +42,18 @@ expect_line '^not ok 3 - never # not run: stop failed'
 [ ! -e "$SERIES/never-ran" ] || fail "a check after a failed gate ran"
 [ "$(tail -n1 "$T/out")" = "1 passed, 2 failed" ] || fail "closing line is not '1 passed, 2 failed'"
 pass "a failing gate stops the run; what did not run counts as failed"
+
+expect_fail "KTAP checks" run ktap
+expect_line '^    not ok 2 b # boom$'
+expect_line '^ok 1 - multi '
+expect_line '^not ok 2 - multibad '
+expect_line '^    not ok 2 exit-status # exit status 1$'
+expect_line '^not ok 3 - exitonly '
+expect_line '^    not ok 1 exit-status # exit status 0, no KTAP result$'
+expect_line '^# known base failure, not counted: multi: b # TODO known$'
+expect_line '^# skipped, not counted: multi: c # SKIP why$'
+[ "$(tail -n1 "$T/out")" = "4 passed, 3 failed" ] || fail "closing line is not '4 passed, 4 failed'"
+pass "a KTAP check counts each result; skips and known failures are listed, not counted"
 
 expect_fail "an empty suite" run nosuch
 expect_line 'no check in suite'
