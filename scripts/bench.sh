@@ -1,0 +1,102 @@
+#!/bin/bash
+# make bench: base vs patched (and EXTRA) under QEMU pseries power10 LE.
+# Builds the bench-le kernel from tag base (work tree build/bench/base), from
+# the series (build/bench/patched, at branch 'series' after scripts/apply.sh)
+# and, with EXTRA=path (a directory of patches or an mbox), from that applied
+# to base (build/bench/extra); reports the static figures of each vmlinux
+# (scripts/bench_static.py); boots each twice on 1 vCPU (scripts/boot.sh):
+# once for the instruction counts, once for the counts again and the
+# workloads; writes results/<timestamp>/ (raw logs, runs.tsv, table.md, plot).
+# Usage: bench.sh   (EXTRA=path, BENCH_REPS=5, BENCH_GROUPS=1,2,4,
+#        BENCH_LOOPS=50, BENCH_SECS=3, RESULTS=dir)
+. "$(dirname "$0")/common.sh"
+
+need git; need python3; need gnuplot; need qemu-system-ppc64
+target=bench-le
+t0=$SECONDS
+stage() { say "bench [$(date +%H:%M:%S), +$(((SECONDS - t0) / 60))m$(((SECONDS - t0) % 60))s] $*"; }
+
+kernels=(base patched)
+if [ -n "${EXTRA:-}" ]; then
+	[ -e "$EXTRA" ] || die "bench: EXTRA=$EXTRA: no such file or directory"
+	EXTRA=$(realpath "$EXTRA")
+	kernels+=(extra)
+fi
+res=${RESULTS:-$TOP/results/$(date -u +%Y%m%dT%H%M%SZ)}
+mkdir -p "$res"
+res=$(cd "$res" && pwd)
+stage "results: $res (kernels: ${kernels[*]})"
+
+# ---- the trees: each a detached work tree of build/linux.
+worktree() {	# DIR COMMIT
+	if [ ! -e "$1/.git" ]; then
+		git -C "$LINUX" worktree prune
+		git -C "$LINUX" worktree add -q --detach "$1" "$2" || die "bench: cannot add work tree $1"
+	fi
+	git -C "$1" checkout -q -f --detach "$2" && git -C "$1" clean -q -f -d -x ||
+		die "bench: cannot check out $2 in $1"
+}
+stage "apply: the series onto base (scripts/apply.sh)"
+"$TOP/scripts/apply.sh"
+need_tree "$LINUX"
+mkdir -p "$BUILD/bench"
+worktree "$BUILD/bench/base" base
+worktree "$BUILD/bench/patched" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
+if [ -n "${EXTRA:-}" ]; then
+	stage "apply: EXTRA=$EXTRA onto base"
+	worktree "$BUILD/bench/extra" base
+	dir=$EXTRA
+	if [ -f "$EXTRA" ]; then	# an mbox or a single patch: git am takes either
+		dir=$BUILD/bench/extra-series
+		rm -rf "$dir" && mkdir -p "$dir"
+		ln -s "$EXTRA" "$dir/0001-extra.patch"
+	fi
+	ls "$dir"/[0-9]*.patch >/dev/null 2>&1 || die "bench: EXTRA=$EXTRA holds no NNNN-*.patch files"
+	LINUX=$BUILD/bench/extra SERIES=$dir SERIES_BRANCH=bench-extra "$TOP/scripts/apply.sh" ||
+		die "bench: EXTRA=$EXTRA does not apply to base (see above)"
+fi
+for k in "${kernels[@]}"; do
+	git -C "$BUILD/bench/$k" log --oneline base..HEAD >"$res/commits-$k.txt"
+	git -C "$BUILD/bench/$k" describe --always --tags >>"$res/commits-$k.txt"
+done
+
+# ---- builds, one at a time, through build.sh (the build lock).
+for k in "${kernels[@]}"; do
+	stage "build: $k (scripts/build.sh $target; cold builds take ~10 min each)"
+	OUT=$BUILD/out/$target-$k "$TOP/scripts/build.sh" "$target" "$BUILD/bench/$k" >"$res/build-$k.log" 2>&1 ||
+		{ tail -n 30 "$res/build-$k.log" >&2; die "bench: the $k kernel does not build (log: $res/build-$k.log)"; }
+	cp "$BUILD/out/$target-$k/.config" "$res/config-$k"
+done
+
+# ---- the static figures of each vmlinux.
+target_info "$target"
+for k in "${kernels[@]}"; do
+	stage "static: $k (objdump, preempt-count sites, fast paths)"
+	python3 "$TOP/scripts/bench_static.py" --cross "$T_CROSS" --name "$k" \
+		"$BUILD/out/$target-$k" >"$res/static-$k.txt" || die "bench: static report of $k failed ($res/static-$k.txt)"
+done
+
+# ---- the boots: counts alone, then counts and the workloads.
+reps=${BENCH_REPS:-5}
+args=("bench.reps=$reps" "bench.groups=${BENCH_GROUPS:-1,2,4}" "bench.loops=${BENCH_LOOPS:-50}"
+	"bench.secs=${BENCH_SECS:-3}")
+for k in "${kernels[@]}"; do
+	for run in 1 2; do
+		what=bench-count
+		[ $run = 1 ] || what=bench-count,bench-load
+		stage "boot: $k, run $run: $what (emulated, 1 vCPU)"
+		name=bench-$k-$run
+		if ! OUT=$BUILD/out/$target-$k NAME=$name "$TOP/scripts/boot.sh" "$target" "guest.run=$what" "${args[@]}" \
+			>"$res/judge-$k-$run.txt" 2>&1; then
+			cp "$BUILD/logs/console-$name.log" "$res/" 2>/dev/null || true
+			cat "$res/judge-$k-$run.txt" >&2
+			die "bench: the $k kernel failed its bench boot $run (console: $res/console-$name.log)"
+		fi
+		cp "$BUILD/logs/console-$name.log" "$res/"
+	done
+done
+
+stage "report: $res/table.md"
+python3 "$TOP/scripts/bench_report.py" "$res" || die "bench: the report failed"
+stage "done: $res/table.md, $res/plot.svg"
+cat "$res/table.md"
