@@ -40,3 +40,6 @@ test: deps source
 	@scripts/test.sh test
 test-full: deps source
 	@scripts/test.sh full
+
+# Each mk/*.mk adds the targets of one area (boot tests, bench).
+include mk/*.mk

@@ -138,7 +138,7 @@ def table(rows, title):
         out.append(f'| {label} | ' + ' | '.join(cell(values(rows, k, 'count', m)) for k in ks) + ' | ' +
                    ' | '.join(c[0] for c in cs) + ' |')
         if m in ('kill', 'msg-socket', 'msg-pipe') or m.endswith('-g1'):
-            plot.append((m, [c[1] for c in cs]))
+            plot.append(('instr:' + m.replace('hb-', 'hackbench-'), [c[1] for c in cs]))
     agr = [f'{k}: {agreement(rows, k, "kill")}' for k in ks if agreement(rows, k, 'kill')]
     if agr:
         out += ['', 'Repeatability of instructions per kill() (max-min over median): ' + '; '.join(agr) + '.']
@@ -179,7 +179,7 @@ def table(rows, title):
             out.append(f'| {label} | ' + ' | '.join(cell(values(rows, k, 'load', m)) for k in ks) + ' | ' +
                        ' | '.join(c[0] for c in cs) + ' |')
             if hib or m.endswith('-g1'):
-                plot.append((m, [(-c[1] if hib and c[1] is not None else c[1]) for c in cs]))
+                plot.append(('time:' + m, [(-c[1] if hib and c[1] is not None else c[1]) for c in cs]))
     return '\n'.join(out) + '\n', ks, plot
 
 
@@ -188,7 +188,7 @@ def draw(d, ks, plot):
     with open(data, 'w') as f:
         f.write('metric ' + ' '.join(ks[1:]) + '\n')
         for m, cs in plot:
-            f.write(m.replace('hackbench-', 'hb-') + ' ' + ' '.join('0' if c is None else f'{c:.3f}' for c in cs) + '\n')
+            f.write(m.replace('hackbench-', 'hb-').replace('stress-ng-', 'sng-') + ' ' + ' '.join('0' if c is None else f'{c:.3f}' for c in cs) + '\n')
     cols = ', '.join(f"'{data}' using {i + 2}:xtic(1) title columnhead" for i in range(len(ks) - 1))
     gp = f"""set terminal svg size 900,420 font 'sans,11'
 set output '{os.path.join(d, 'plot.svg')}'
@@ -227,7 +227,9 @@ def main(argv):
         write_tsv(d, rows)
         title = f'make bench, {os.path.basename(os.path.abspath(d))}'
     if len(kernels_of(rows)) < 2:
-        sys.exit(f'bench_report: one kernel only ({kernels_of(rows)}): nothing to compare')
+        print(f'bench_report: {d}/runs.tsv holds one kernel ({kernels_of(rows)[0]}): '
+              'compare two folders with scripts/bench-compare.sh')
+        return 0
     md, ks, plot = table(rows, title)
     open(os.path.join(d, 'table.md'), 'w').write(md)
     draw(d, ks, plot)

@@ -1,0 +1,52 @@
+#!/bin/bash
+# make deb: installable linux-image and linux-headers .deb packages of the
+# patched kernel (branch 'series' of build/linux, checked out in the work tree
+# build/bench/patched) for ppc64el, with 'make bindeb-pkg', from a config file:
+# default the bench config (kernel/targets: bench-le), or CONFIG=path, e.g. a
+# distro's /boot/config-* (olddefconfig fills in what is new in 7.3).
+# Packages land in build/deb/ and are checked with dpkg-deb -I.
+# Usage: deb.sh   (CONFIG=path, LOCALVERSION=-paca by default)
+. "$(dirname "$0")/common.sh"
+
+need dpkg-deb; need dpkg-buildpackage; need fakeroot
+target_info bench-le
+tree=$BUILD/bench/patched
+out=$BUILD/deb/build
+mkdir -p "$BUILD/deb" "$out"
+rm -f "$BUILD/deb"/*.deb "$BUILD/deb"/*.buildinfo "$BUILD/deb"/*.changes
+"$TOP/scripts/apply.sh"
+if [ ! -e "$tree/.git" ]; then
+	git -C "$LINUX" worktree prune
+	git -C "$LINUX" worktree add -q --detach "$tree" "$SERIES_BRANCH" || die "deb: cannot add work tree $tree"
+fi
+git -C "$tree" checkout -q -f --detach "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")" || die "deb: cannot check out the series"
+git -C "$tree" clean -q -f -d -x
+
+build_lock
+if [ -n "${CONFIG:-}" ]; then
+	[ -s "$CONFIG" ] || die "deb: CONFIG=$CONFIG: no such config file"
+	say "deb: config from $CONFIG + olddefconfig"
+	cp "$CONFIG" "$out/.config"
+	# A distro config names its own signing keys and trusted certificates: not here.
+	"$tree/scripts/config" --file "$out/.config" --set-str SYSTEM_TRUSTED_KEYS "" \
+		--set-str SYSTEM_REVOCATION_KEYS "" --set-str MODULE_SIG_KEY "certs/signing_key.pem"
+	make -C "$tree" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" olddefconfig >"$out/config.log" 2>&1 ||
+		die "deb: olddefconfig failed on $CONFIG (log: $out/config.log)"
+else
+	"$TOP/scripts/config.sh" bench-le "$tree" "$out"
+fi
+log=$BUILD/deb/build.log
+say "deb: make bindeb-pkg -j$JOBS (log: $log; a distro config builds thousands of modules: hours on 2 cores)"
+start=$SECONDS
+make -C "$tree" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="ccache ${T_CROSS}gcc" \
+	KDEB_PKGVERSION="${KDEB_PKGVERSION:-1}" LOCALVERSION="${LOCALVERSION:--paca}" \
+	-j"$JOBS" bindeb-pkg >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "deb: bindeb-pkg failed after $((SECONDS - start)) s (log: $log)"; }
+# bindeb-pkg writes the packages next to the output folder.
+mv "$out"/../*.deb "$out"/../*.buildinfo "$out"/../*.changes "$BUILD/deb/" 2>/dev/null || true
+image=$(ls "$BUILD"/deb/linux-image-*.deb 2>/dev/null | grep -v -- '-dbg_' | head -n1)
+[ -n "$image" ] || die "deb: no linux-image .deb in $BUILD/deb (log: $log)"
+arch=$(dpkg-deb -f "$image" Architecture)
+[ "$arch" = ppc64el ] || die "deb: $image is for '$arch', not ppc64el"
+dpkg-deb -I "$image"
+ls -l "$BUILD"/deb/*.deb
+say "deb: done in $((SECONDS - start)) s: $(ls "$BUILD"/deb/*.deb | xargs -n1 basename | tr '\n' ' ')"
