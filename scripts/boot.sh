@@ -43,4 +43,5 @@ rc=0
 timeout -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" </dev/null >"$log" 2>&1 || rc=$?
 say "boot: QEMU exited with status $rc after $((SECONDS - start)) s"
 [ "$rc" != 124 ] || echo "# boot: TIMEOUT: QEMU killed after $BOOT_TIMEOUT s" | tee -a "$log"
-KUNIT_SUITES=${BOOT_KUNIT_SUITES:-} "$TOP/scripts/console.sh" "$log" "boot $target $* ($((SECONDS - start)) s)"
+KERNEL_TREE=$(readlink -f "$OUT/source" 2>/dev/null || true) KUNIT_SUITES=${BOOT_KUNIT_SUITES:-} \
+	"$TOP/scripts/console.sh" "$log" "boot $target $* ($((SECONDS - start)) s)"

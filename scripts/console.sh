@@ -7,6 +7,7 @@
 # Prints KTAP, ends with 'N passed, N failed, N skipped, N known base failures';
 # exit status 0 when nothing failed.
 # KUNIT_SUITES="a b": KUnit suites that must have run at boot, each one result.
+# KERNEL_TREE=dir: the booted kernel's git tree (for 'fixed-by:' in the known list).
 # Usage: console.sh LOG [TITLE]
 . "$(dirname "$0")/common.sh"
 
@@ -20,7 +21,23 @@ trap 'rm -rf "$tmp"' EXIT
 tr -d '\r' <"$log" >"$tmp/log"
 regexes() { grep -vE '^[[:space:]]*(#|$)' "$1" || true; }
 regexes "$PATTERNS" >"$tmp/patterns"
-regexes "$KNOWN" >"$tmp/known"
+# A 'fixed-by: REGEX' line of the known list covers the patterns after it, up to
+# the next blank line: when the booted kernel's tree (KERNEL_TREE) has a commit
+# since base whose subject matches REGEX, those splats are no longer known.
+: >"$tmp/subjects"
+[ -z "${KERNEL_TREE:-}" ] || git -C "$KERNEL_TREE" log --format=%s 'base..HEAD' >"$tmp/subjects" 2>/dev/null || true
+awk -v subj="$tmp/subjects" '
+	BEGIN { while ((getline l < subj) > 0) S[ns++] = l }
+	/^[[:space:]]*$/ { fixed = 0; next }
+	/^[[:space:]]*#/ { next }
+	/^fixed-by: / {
+		re = substr($0, 11); fixed = 0
+		for (i = 0; i < ns; i++) if (S[i] ~ re) fixed = 1
+		if (fixed) print "console: the tree has the fix /" re "/: its splats are new again" > "/dev/stderr"
+		next
+	}
+	!fixed { print }
+' "$KNOWN" >"$tmp/known"
 
 results=() diags=()
 add() { results+=("$1"); }

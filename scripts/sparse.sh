@@ -14,7 +14,12 @@ arch/powerpc/kernel/setup_64.o arch/powerpc/kernel/irq_64.o arch/powerpc/kexec/c
 arch/powerpc/xmon/xmon.o lib/smp_processor_id.o"
 tree=$(cd "$LINUX" && pwd)
 base_tree=$BUILD/base-tree
-out=$BUILD/out/$target-sparse
+# The series build is the one of 'build.sh ppc64le' (make test has just built it:
+# no second build); another tree gets an output folder of its own.
+out=$BUILD/out/$target
+if [ "$(readlink -f "$out/source" 2>/dev/null)" != "$tree" ] && [ "$tree" != "$(cd "$BUILD/linux" 2>/dev/null && pwd)" ]; then
+	out=$BUILD/out/$target-sparse-${tree##*/}
+fi
 base_out=$BUILD/out/$target-base
 logs=$BUILD/logs/sparse
 mkdir -p "$logs"
