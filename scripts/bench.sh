@@ -27,24 +27,16 @@ mkdir -p "$res"
 res=$(cd "$res" && pwd)
 stage "results: $res (kernels: ${kernels[*]})"
 
-# ---- the trees: each a detached work tree of build/linux.
-worktree() {	# DIR COMMIT
-	if [ ! -e "$1/.git" ]; then
-		git -C "$LINUX" worktree prune
-		git -C "$LINUX" worktree add -q --detach "$1" "$2" || die "bench: cannot add work tree $1"
-	fi
-	git -C "$1" checkout -q -f --detach "$2" && git -C "$1" clean -q -f -d -x ||
-		die "bench: cannot check out $2 in $1"
-}
+# ---- the trees: each a detached work tree of build/linux (worktree_at).
 stage "apply: the series onto base (scripts/apply.sh)"
 "$TOP/scripts/apply.sh"
 need_tree "$LINUX"
 mkdir -p "$BUILD/bench"
-worktree "$BUILD/bench/base" base
-worktree "$BUILD/bench/patched" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
+worktree_at "$BUILD/bench/base" base
+worktree_at "$BUILD/bench/patched" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
 if [ -n "${EXTRA:-}" ]; then
 	stage "apply: EXTRA=$EXTRA onto base"
-	worktree "$BUILD/bench/extra" base
+	worktree_at "$BUILD/bench/extra" base
 	dir=$EXTRA
 	if [ -f "$EXTRA" ]; then	# an mbox or a single patch: git am takes either
 		dir=$BUILD/bench/extra-series

@@ -84,3 +84,14 @@ need_tree() {
 	git -C "$1" rev-parse -q --verify 'base^{commit}' >/dev/null 2>&1 ||
 		die "no kernel tree with tag 'base' at $1: run 'make source'"
 }
+
+# A detached work tree of the kernel repository at DIR, checked out clean at COMMIT
+# (make bench's and make deb's trees: build/bench/*).
+worktree_at() {
+	if [ ! -e "$1/.git" ]; then
+		git -C "$LINUX" worktree prune
+		git -C "$LINUX" worktree add -q --detach "$1" "$2" || die "cannot add the work tree $1"
+	fi
+	git -C "$1" checkout -q -f --detach "$2" || die "cannot check out $2 in $1"
+	git -C "$1" clean -q -f -d -x
+}

@@ -15,12 +15,7 @@ out=$BUILD/deb/build
 mkdir -p "$BUILD/deb" "$out"
 rm -f "$BUILD/deb"/*.deb "$BUILD/deb"/*.buildinfo "$BUILD/deb"/*.changes
 "$TOP/scripts/apply.sh"
-if [ ! -e "$tree/.git" ]; then
-	git -C "$LINUX" worktree prune
-	git -C "$LINUX" worktree add -q --detach "$tree" "$SERIES_BRANCH" || die "deb: cannot add work tree $tree"
-fi
-git -C "$tree" checkout -q -f --detach "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")" || die "deb: cannot check out the series"
-git -C "$tree" clean -q -f -d -x
+worktree_at "$tree" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
 
 build_lock
 if [ -n "${CONFIG:-}" ]; then
@@ -43,10 +38,13 @@ make -C "$tree" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="ccache ${T_
 	-j"$JOBS" bindeb-pkg >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "deb: bindeb-pkg failed after $((SECONDS - start)) s (log: $log)"; }
 # bindeb-pkg writes the packages next to the output folder.
 mv "$out"/../*.deb "$out"/../*.buildinfo "$out"/../*.changes "$BUILD/deb/" 2>/dev/null || true
-image=$(ls "$BUILD"/deb/linux-image-*.deb 2>/dev/null | grep -v -- '-dbg_' | head -n1)
+image=
+for f in "$BUILD"/deb/linux-image-*.deb; do
+	case $f in *-dbg_*) ;; *) [ -e "$f" ] && image=$f ;; esac
+done
 [ -n "$image" ] || die "deb: no linux-image .deb in $BUILD/deb (log: $log)"
 arch=$(dpkg-deb -f "$image" Architecture)
 [ "$arch" = ppc64el ] || die "deb: $image is for '$arch', not ppc64el"
 dpkg-deb -I "$image"
 ls -l "$BUILD"/deb/*.deb
-say "deb: done in $((SECONDS - start)) s: $(ls "$BUILD"/deb/*.deb | xargs -n1 basename | tr '\n' ' ')"
+say "deb: done in $((SECONDS - start)) s: $(cd "$BUILD/deb" && echo ./*.deb)"
