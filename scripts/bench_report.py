@@ -57,6 +57,19 @@ def parse_dir(d):
     return rows
 
 
+def cmdlines(d):
+    seen = []
+    for log in sorted(glob.glob(os.path.join(d, 'console-bench-*-*.log'))):
+        for line in open(log, errors='replace'):
+            m = re.search(r'Kernel command line: (.*)$', line.rstrip('\r\n'))
+            if m:
+                c = re.sub(r'guest\.run=\S+ ?', '', m.group(1)).strip()
+                if c not in seen:
+                    seen.append(c)
+                break
+    return seen
+
+
 def write_tsv(d, rows):
     with open(os.path.join(d, 'runs.tsv'), 'w') as f:
         f.write('kernel\trun\tkind\tmetric\trep\tvalue\n')
@@ -231,6 +244,8 @@ def main(argv):
               'compare two folders with scripts/bench-compare.sh')
         return 0
     md, ks, plot = table(rows, title)
+    for c in ([] if argv[:1] == ['--compare'] else cmdlines(d)):
+        md += f'\nGuest kernel command line: `{c}`\n'
     open(os.path.join(d, 'table.md'), 'w').write(md)
     draw(d, ks, plot)
     return 0
