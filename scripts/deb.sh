@@ -2,7 +2,7 @@
 # make deb: installable linux-image and linux-headers .deb packages of the
 # patched kernel (branch 'series' of build/linux, checked out in the work tree
 # build/bench/patched) for ppc64el, with 'make bindeb-pkg', from a config file:
-# default the bench config (kernel/targets: bench-le), or CONFIG=path, e.g. a
+# default the bench config (kernel/targets: bench-le) with modules on, or CONFIG=path, e.g. a
 # distro's /boot/config-* (olddefconfig fills in what is new in 7.3).
 # Packages land in build/deb/ and are checked with dpkg-deb -I.
 # Usage: deb.sh   (CONFIG=path, LOCALVERSION=-paca by default)
@@ -29,6 +29,10 @@ if [ -n "${CONFIG:-}" ]; then
 		die "deb: olddefconfig failed on $CONFIG (log: $out/config.log)"
 else
 	"$TOP/scripts/config.sh" bench-le "$tree" "$out"
+	# A package needs modules for its linux-headers (kernel modules built outside the tree).
+	"$tree/scripts/config" --file "$out/.config" --enable MODULES --enable MODULE_UNLOAD --disable MODULE_SIG
+	make -C "$tree" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" olddefconfig >>"$out/config.log" 2>&1 ||
+		die "deb: olddefconfig failed (log: $out/config.log)"
 fi
 log=$BUILD/deb/build.log
 say "deb: make bindeb-pkg -j$JOBS (log: $log; a distro config builds thousands of modules: hours on 2 cores)"
