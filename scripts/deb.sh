@@ -14,8 +14,10 @@ tree=$BUILD/bench/patched
 out=$BUILD/deb/build
 mkdir -p "$BUILD/deb" "$out"
 rm -f "$BUILD/deb"/*.deb "$BUILD/deb"/*.buildinfo "$BUILD/deb"/*.changes
+build_lock	# also over the tree: a bench building it must not see it change
 "$TOP/scripts/apply.sh"
 worktree_at "$tree" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
+
 
 build_lock
 if [ -n "${CONFIG:-}" ]; then
