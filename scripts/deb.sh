@@ -17,9 +17,6 @@ rm -f "$BUILD/deb"/*.deb "$BUILD/deb"/*.buildinfo "$BUILD/deb"/*.changes
 build_lock	# also over the tree: a bench building it must not see it change
 "$TOP/scripts/apply.sh"
 worktree_at "$tree" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
-
-
-build_lock
 if [ -n "${CONFIG:-}" ]; then
 	[ -s "$CONFIG" ] || die "deb: CONFIG=$CONFIG: no such config file"
 	say "deb: config from $CONFIG + olddefconfig"
