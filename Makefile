@@ -20,9 +20,11 @@ help:
 	@echo "make bench-host  NAME=base|patched: the bench's workloads on the running kernel (a POWER10 LPAR)"
 	@echo "make bench-compare A=dir B=dir: the table and plot of two result folders"
 	@echo "make deb         linux-image and linux-headers .deb of the patched kernel (CONFIG=file; default: bench config)"
-	@echo "make check       checkpatch, sparse and builds of ppc64le, ppc64, ppc32 and book3e"
-	@echo "make test        the tests: deps, source, apply, checkpatch, ppc64le build, sparse, self-tests"
-	@echo "make test-full   check + every prefix of the series builds (ppc64le, ppc32) + slow self-tests"
+	@echo "make check       checkpatch, sparse, builds of ppc64le, ppc64, ppc32, book3e, KUnit (kunit.py) LE, BE, ppc32"
+	@echo "make test        the tests: deps, source, apply, checkpatch, ppc64le debug build (guest-le), sparse,"
+	@echo "                 disasm, boot tests (LE full and lazy, BE), KUnit at boot and on ppc32, self-tests"
+	@echo "make test-full   check + test + every prefix builds + the base booted + negative controls"
+	@echo "make boot        boot the patched LE guest to a busybox shell (Ctrl-A X quits)"
 
 deps:
 	@scripts/deps.sh

@@ -1,6 +1,6 @@
 # The boot tests' targets: included by the Makefile.
 .PHONY: boot
 
-boot: source
+boot: apply
 	@scripts/build.sh guest-le
 	@scripts/boot.sh guest-le shell
