@@ -28,11 +28,16 @@ res=$(cd "$res" && pwd)
 stage "results: $res (kernels: ${kernels[*]})"
 
 # ---- the trees: each a detached work tree of build/linux (worktree_at).
+# The build lock from the apply to the last build: others' builds wait once,
+# not between each of ours (the children see BUILD_LOCK_HELD).
+stage "lock: waiting for other kernel builds, if any"
+build_lock
 stage "apply: the series onto base (scripts/apply.sh)"
 "$TOP/scripts/apply.sh"
 need_tree "$LINUX"
 mkdir -p "$BUILD/bench"
 worktree_at "$BUILD/bench/base" base
+# The commit just applied, under the lock: another apply may move the branch later.
 worktree_at "$BUILD/bench/patched" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
 if [ -n "${EXTRA:-}" ]; then
 	stage "apply: EXTRA=$EXTRA onto base"
@@ -59,6 +64,9 @@ for k in "${kernels[@]}"; do
 		{ tail -n 30 "$res/build-$k.log" >&2; die "bench: the $k kernel does not build (log: $res/build-$k.log)"; }
 	cp "$BUILD/out/$target-$k/.config" "$res/config-$k"
 done
+
+exec 9>&-	# the build lock: the boots need none
+unset BUILD_LOCK_HELD
 
 # ---- the static figures of each vmlinux.
 target_info "$target"
