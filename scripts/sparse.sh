@@ -1,26 +1,30 @@
 #!/bin/bash
 # sparse (C=2 CHECK=sparse) and W=1 on the objects the series touches, for the
-# ppc64le target, compared with the same objects built from the base: fails on
-# any warning the base does not have. Touched objects: the .c/.S files that
-# differ from tag base in the tree $LINUX, plus, when a header differs, a fixed
-# list of objects that include the PACA and preempt headers.
+# guest-le target (ppc64le pseries, the boot tests' debug config: make test
+# builds it anyway), compared with the same objects built from the base as
+# guest-le-base (the same config without the series' KUnit suite): fails on
+# any warning the base does not have (SPARSE_TARGET, SPARSE_BASE_TARGET: other
+# targets). Touched objects: the .c/.S files that differ from tag base in the
+# tree $LINUX, plus, when a header differs, a fixed list of objects that include
+# the PACA and preempt headers.
 . "$(dirname "$0")/common.sh"
 need git
 need_tree "$LINUX"
 
-target=ppc64le
+target=${SPARSE_TARGET:-guest-le}
+base_target=${SPARSE_BASE_TARGET:-guest-le-base}
 HEADER_OBJS="kernel/sched/core.o kernel/softirq.o arch/powerpc/kernel/smp.o arch/powerpc/kernel/paca.o
 arch/powerpc/kernel/setup_64.o arch/powerpc/kernel/irq_64.o arch/powerpc/kexec/core_64.o
 arch/powerpc/xmon/xmon.o lib/smp_processor_id.o"
 tree=$(cd "$LINUX" && pwd)
 base_tree=$BUILD/base-tree
-# The series build is the one of 'build.sh ppc64le' (make test has just built it:
+# The series build is the one of 'build.sh TARGET' (make test has just built it:
 # no second build); another tree gets an output folder of its own.
 out=$BUILD/out/$target
 if [ "$(readlink -f "$out/source" 2>/dev/null)" != "$tree" ] && [ "$tree" != "$(cd "$BUILD/linux" 2>/dev/null && pwd)" ]; then
 	out=$BUILD/out/$target-sparse-${tree##*/}
 fi
-base_out=$BUILD/out/$target-base
+base_out=$BUILD/out/$base_target-sparse
 logs=$BUILD/logs/sparse
 mkdir -p "$logs"
 
@@ -71,9 +75,9 @@ fi
 
 # Compile the objects with sparse and W=1, from scratch (ccache replays warnings),
 # and keep the diagnostics, without line numbers and tree paths.
-check_objs() { # name tree out objs...
-	local name=$1 src=$2 o=$3 log=$logs/$1.log
-	shift 3
+check_objs() { # name target tree out objs...
+	local name=$1 target=$2 src=$3 o=$4 log=$logs/$1.log
+	shift 4
 	target_info "$target"
 	local mk=(make -C "$src" O="$o" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="ccache ${T_CROSS}gcc" -j"$JOBS" W=1)
 	"$TOP/scripts/config.sh" "$target" "$src" "$o" >"$logs/$name-config.log" 2>&1 ||
@@ -92,13 +96,13 @@ check_objs() { # name tree out objs...
 	grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: ' "$log" |
 		sed -E "s#^$src/##; s#$src/##g; s#^\./##; s#(\.[chS]):[0-9]+(:[0-9]+)?#\1#g" | LC_ALL=C sort >"$logs/$name.warnings"
 }
-check_objs series "$tree" "$out" "${objs[@]}"
+check_objs series "$target" "$tree" "$out" "${objs[@]}"
 base_objs=()
 for o in "${objs[@]}"; do
 	if [ -f "$base_tree/${o%.o}.c" ] || [ -f "$base_tree/${o%.o}.S" ]; then base_objs+=("$o"); fi
 done
 if [ ${#base_objs[@]} -gt 0 ]; then
-	check_objs base "$base_tree" "$base_out" "${base_objs[@]}"
+	check_objs base "$base_target" "$base_tree" "$base_out" "${base_objs[@]}"
 else
 	: >"$logs/base.warnings"
 fi
