@@ -8,7 +8,7 @@ gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
 gcc-powerpc64-linux-gnu binutils-powerpc64-linux-gnu
 gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu
 libc6-dev-ppc64el-cross libc6-dev-ppc64-cross
-gnuplot-nox debhelper dpkg-dev fakeroot"
+gnuplot-nox debhelper dpkg-dev fakeroot clang"
 # QEMU 10 comes from the backports of this Debian release: 7.2 has a PMU fault.
 QEMU_SUITE=${QEMU_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME}-backports")}
 
