@@ -197,23 +197,31 @@ def table(rows, title):
 
 
 def draw(d, ks, plot):
-    data = os.path.join(d, 'plot.dat')
-    with open(data, 'w') as f:
-        f.write('metric ' + ' '.join(ks[1:]) + '\n')
-        for m, cs in plot:
-            f.write(m.replace('hackbench-', 'hb-').replace('stress-ng-', 'sng-') + ' ' + ' '.join('0' if c is None else f'{c:.3f}' for c in cs) + '\n')
-    cols = ', '.join(f"'{data}' using {i + 2}:xtic(1) title columnhead" for i in range(len(ks) - 1))
-    gp = f"""set terminal svg size 900,420 font 'sans,11'
+    """Two panels: the deterministic counts, and the emulated timings (far noisier)."""
+    panels = []
+    for kind, title in (('instr:', 'instructions (deterministic), % vs ' + ks[0]),
+                        ('time:', 'emulated time, % vs ' + ks[0] + ' (stress-ng: -bogo-ops/s)')):
+        rows = [(m[len(kind):], cs) for m, cs in plot if m.startswith(kind)]
+        if not rows:
+            continue
+        data = os.path.join(d, 'plot-' + kind[:-1] + '.dat')
+        with open(data, 'w') as f:
+            f.write('metric ' + ' '.join(ks[1:]) + '\n')
+            for m, cs in rows:
+                f.write(m.replace('hackbench-', 'hb-').replace('stress-ng-', 'sng-') + ' ' +
+                        ' '.join('0' if c is None else f'{c:.3f}' for c in cs) + '\n')
+        cols = ', '.join(f"'{data}' using {i + 2}:xtic(1) title columnhead" for i in range(len(ks) - 1))
+        panels.append(f"set title '{title}'\nplot {cols}\n")
+    gp = f"""set terminal svg size 1100,440 font 'sans,11'
 set output '{os.path.join(d, 'plot.svg')}'
-set title 'Change against {ks[0]}, % (negative = fewer instructions / less time; stress-ng sign flipped)'
+set multiplot layout 1,{len(panels)} title 'Change against {ks[0]}: negative is better'
 set style data histogram
 set style histogram clustered
 set style fill solid 0.8
 set grid ytics
-set xtics rotate by -30 font ',9'
-set ylabel '% vs {ks[0]}'
-plot {cols}
-"""
+set xtics rotate by -35 font ',9'
+set key below
+""" + ''.join(panels) + 'unset multiplot\n'
     subprocess.run(['gnuplot'], input=gp, text=True, check=True)
 
 
