@@ -10,7 +10,7 @@ need_tree "$LINUX"
 
 warn='DEBUG_LOCKS_WARN_ON\(lockdep_hardirq_context\(\)\)'
 fix=$(git -C "$LINUX" log --reverse --format='%H %s' base..series 2>/dev/null |
-	awk '/Keep lockdep on when soft-masked interrupts are replayed/ { print $1; exit }')
+	awk '/Keep lockdep on when soft-masked interrupts are replayed/ && !f { print $1; f = 1 }')
 [ -n "$fix" ] || fail "no lockdep fix in base..series of $LINUX: run 'make apply'"
 tree=$BUILD/fix-tree
 if [ ! -e "$tree/.git" ]; then
