@@ -9,7 +9,8 @@ Reads `objdump -d --no-show-raw-insn` output and reports, per function:
     the task loaded from PACACURRENT(r13).
 
 The PACA offset of the word is found from the code itself: the offset most
-often used by an r13-relative lwz/addi 1/stw triple (preempt_disable()).
+often used by an r13-relative lwz/addi 1/stw triple (preempt_disable()),
+rounded down to the 8-byte aligned word that holds it.
 
 Usage: preempt_sites.py check OBJDUMP_OUTPUT PACACURRENT [--expect paca|current]
        preempt_sites.py funcs  OBJDUMP_OUTPUT PACACURRENT FUNC...
@@ -72,7 +73,10 @@ def find_offset(path):
                     break
     if not votes:
         return None
-    return votes.most_common(1)[0][0]
+    # The count is the low half of the 8-byte aligned word: offset 0 of it on
+    # little-endian, 4 on big-endian. The word is the aligned 8 bytes around it
+    # (on big-endian, the bytes after the count are the next PACA fields).
+    return votes.most_common(1)[0][0] & ~7
 
 
 def scan(body, off, current):

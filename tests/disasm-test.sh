@@ -13,4 +13,6 @@ expect 1 "a store through a copy of r13 fails" copied.dis
 expect 1 "a count update through current fails on a patched kernel" current.dis
 expect 0 "the base kernel's count through current is recognised" current.dis x current
 expect 1 "a patched kernel is not mistaken for the base" good.dis x current
+expect 0 "big-endian: the count at +4; the next PACA fields are not the word" be.dis
+expect 1 "big-endian: the need_resched half through a copy of r13 fails" be-copied.dis
 exit $fail
