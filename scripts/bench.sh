@@ -86,6 +86,8 @@ for k in "${kernels[@]}"; do
 		[ $run = 1 ] || what=bench-count,bench-load
 		stage "boot: $k, run $run: $what (emulated, 1 vCPU)"
 		name=bench-$k-$run
+		# The host's load: the timings are emulated, other work on the host moves them.
+		echo "$name: $(date -u +%H:%M:%S) $(cut -d' ' -f1-3 /proc/loadavg)" >>"$res/host-load.txt"
 		if ! OUT=$BUILD/out/$target-$k NAME=$name "$TOP/scripts/boot.sh" "$target" "guest.run=$what" "${args[@]}" \
 			>"$res/judge-$k-$run.txt" 2>&1; then
 			cp "$BUILD/logs/console-$name.log" "$res/" 2>/dev/null || true
