@@ -62,16 +62,7 @@ done
 [ ${#objs[@]} -gt 0 ] || { say "sparse: none of the touched objects is built in the $target config: nothing to check"; exit 0; }
 
 # The base, in its own work tree.
-if [ ! -d "$base_tree" ]; then
-	say "sparse: adding the base work tree $base_tree"
-	git -C "$tree" worktree prune
-	git -C "$tree" worktree add -q --detach "$base_tree" base
-elif [ "$(git -C "$base_tree" rev-parse HEAD)" != "$(git -C "$tree" rev-parse 'base^{commit}')" ] ||
-	[ -n "$(git -C "$base_tree" status --porcelain)" ]; then
-	say "sparse: resetting $base_tree to base"
-	git -C "$base_tree" checkout -q -f --detach base
-	git -C "$base_tree" clean -q -f -d -x
-fi
+worktree_at "$base_tree" base
 
 # Compile the objects with sparse and W=1, from scratch (ccache replays warnings),
 # and keep the diagnostics, without line numbers and tree paths.

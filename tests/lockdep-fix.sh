@@ -13,12 +13,7 @@ fix=$(git -C "$LINUX" log --reverse --format='%H %s' base..series 2>/dev/null |
 	awk '/Keep lockdep on when soft-masked interrupts are replayed/ && !f { print $1; f = 1 }')
 [ -n "$fix" ] || fail "no lockdep fix in base..series of $LINUX: run 'make apply'"
 tree=$BUILD/fix-tree
-if [ ! -e "$tree/.git" ]; then
-	git -C "$LINUX" worktree prune
-	git -C "$LINUX" worktree add -q --detach "$tree" "$fix"
-fi
-git -C "$tree" checkout -q -f --detach "$fix"
-git -C "$tree" clean -q -f -d -x
+worktree_at "$tree" "$fix"
 
 # Judges one console log: $1 = base|fix.
 judge() {

@@ -23,8 +23,7 @@ out=$BUILD/negative/out
 
 need_tree "$LINUX"
 git -C "$LINUX" rev-parse -q --verify "$ref^{commit}" >/dev/null || fail "no branch or commit '$ref' in $LINUX: run 'make apply'"
-[ -e "$tree/.git" ] || git -C "$LINUX" worktree add -q --detach "$tree" "$ref"
-git -C "$tree" checkout -q -f --detach "$ref"
+worktree_at "$tree" "$ref"
 git -C "$tree" apply "$patch" || fail "$name.patch does not apply to $ref: update it"
 say "negative: $name on $ref ($(git -C "$tree" rev-parse --short HEAD)), expect a failure in: $caught"
 if [[ $test == kunit\ * ]]; then
