@@ -45,6 +45,7 @@ static const struct scenario {
 	/* make bench (guest/bench.c): only when guest.run= names them. */
 	{ "bench-count", bench_count, 0 },
 	{ "bench-load", bench_load, 0 },
+	{ "bench-trace", bench_trace, 0 },
 };
 #define N_SCENARIOS (int)(sizeof(scenarios) / sizeof(scenarios[0]))
 

@@ -20,6 +20,7 @@ int hackbench_thread_pipe(void);
 int lockdep_alive(void);
 int bench_count(void);
 int bench_load(void);
+int bench_trace(void);
 
 /* The PMU event spans the load scenarios: opened before, checked after. */
 void pmu_start(void);

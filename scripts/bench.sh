@@ -6,9 +6,11 @@
 # to base (build/bench/extra); reports the static figures of each vmlinux
 # (scripts/bench_static.py); boots each twice on 1 vCPU (scripts/boot.sh):
 # once for the instruction counts, once for the counts again and the
-# workloads; writes results/<timestamp>/ (raw logs, runs.tsv, table.md, plot).
+# workloads; boots each once more under QEMU's execution log for the exact
+# instruction counts by function (scripts/bench_trace.py); writes
+# results/<timestamp>/ (raw logs, runs.tsv, table.md, trace.md, plot).
 # Usage: bench.sh   (EXTRA=path, BENCH_REPS=5, BENCH_GROUPS=1,2,4,
-#        BENCH_LOOPS=50, BENCH_SECS=3, RESULTS=dir)
+#        BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=4000, RESULTS=dir)
 . "$(dirname "$0")/common.sh"
 
 need git; need python3; need gnuplot; need qemu-system-ppc64
@@ -98,7 +100,30 @@ for k in "${kernels[@]}"; do
 	done
 done
 
+# ---- the exact counts: the loops of bench-count in QEMU's execution log,
+# N and 2N times; the logs (~1 GB per kernel) are deleted once counted.
+tloops=${BENCH_TRACE_LOOPS:-4000}
+for k in "${kernels[@]}"; do
+	stage "trace: $k: bench-count's loops, $tloops and $((2 * tloops)) times, in QEMU's execution log"
+	tr=$BUILD/trace/$k name=bench-$k-trace
+	if ! OUT=$BUILD/out/$target-$k NAME=$name TRACE=$tr "$TOP/scripts/boot.sh" "$target" guest.run=bench-trace \
+		"bench.trace_loops=$tloops" >"$res/judge-$k-trace.txt" 2>&1; then
+		cp "$BUILD/logs/console-$name.log" "$res/" 2>/dev/null || true
+		cat "$res/judge-$k-trace.txt" >&2
+		die "bench: the $k kernel failed its trace boot (console: $res/console-$name.log)"
+	fi
+	cp "$BUILD/logs/console-$name.log" "$res/"
+	python3 "$TOP/scripts/bench_trace.py" count "$tr" "${T_CROSS}nm" "$BUILD/out/$target-$k/vmlinux" ||
+		die "bench: counting the $k trace failed ($tr)"
+	mkdir -p "$res/trace-$k"
+	cp "$tr"/functions-*.tsv "$tr/windows.tsv" "$res/trace-$k/"
+	rm -f "$tr"/exec-*.log
+done
+for k in "${kernels[@]:1}"; do
+	python3 "$TOP/scripts/bench_trace.py" compare base "$res/trace-base" "$k" "$res/trace-$k" >>"$res/trace.md"
+done
+
 stage "report: $res/table.md"
 python3 "$TOP/scripts/bench_report.py" "$res" || die "bench: the report failed"
-stage "done: $res/table.md, $res/plot.svg"
+stage "done: $res/table.md, $res/trace.md, $res/plot.svg"
 cat "$res/table.md"

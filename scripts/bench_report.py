@@ -29,6 +29,8 @@ def parse_dir(d):
     rows = []   # kernel, run, kind, metric, rep, value
     for log in sorted(glob.glob(os.path.join(d, 'console-bench-*-*.log'))):
         m = re.match(r'console-bench-(.+)-(\d+)\.log$', os.path.basename(log))
+        if not m:	# the trace boot (console-bench-KERNEL-trace.log): its counts are in trace-KERNEL/
+            continue
         kernel, run = m.group(1), int(m.group(2))
         for line in open(log, errors='replace'):
             b = BENCH.search(line.rstrip('\r\n'))
@@ -39,6 +41,14 @@ def parse_dir(d):
             for k, v in EXTRA.findall(rest):
                 if k == 'instr_per_msg':
                     rows.append((kernel, run, 'count', 'hb-' + metric[len('hackbench-'):], int(rep), float(v)))
+    # make bench's exact counts (scripts/bench_trace.py): the '(kernel)' line of each loop.
+    for tsv in sorted(glob.glob(os.path.join(d, 'trace-*', 'functions-*.tsv'))):
+        kernel = os.path.basename(os.path.dirname(tsv))[len('trace-'):]
+        loop = os.path.basename(tsv)[len('functions-'):-len('.tsv')]
+        for line in open(tsv):
+            f = line.rstrip('\n').split('\t')
+            if f[0] in ('(kernel)', '(user)', '(pmu-model)'):
+                rows.append((kernel, 0, 'exact', f'{loop}:{f[0][1:-1]}', 0, float(f[1])))
     for st in sorted(glob.glob(os.path.join(d, 'static-*.txt'))):
         for line in open(st):
             f = line.split()
@@ -63,7 +73,7 @@ def cmdlines(d):
         for line in open(log, errors='replace'):
             m = re.search(r'Kernel command line: (.*)$', line.rstrip('\r\n'))
             if m:
-                c = re.sub(r'guest\.run=\S+ ?', '', m.group(1)).strip()
+                c = re.sub(r'(guest\.run|bench\.trace_loops)=\S+ ?', '', m.group(1)).strip()
                 if c not in seen:
                     seen.append(c)
                 break
@@ -142,7 +152,32 @@ def table(rows, title):
     hdr = '| figure | ' + ' | '.join(ks) + ' | ' + ' | '.join(f'{k} vs {ref}' for k in ks[1:]) + ' |'
     sep = '|---' * (1 + 2 * len(ks) - 1) + '|'
 
-    out += ['#### Deterministic: instructions counted by the guest PMU (1 vCPU), median (min-max)', '', hdr, sep]
+    if any(r[2] == 'exact' for r in rows):
+        out += ['#### Exact: instructions executed per loop, from QEMU\'s execution log (1 vCPU, -icount)', '',
+                hdr, sep]
+        for m, label in COUNTS:
+            if m == 'kill-syscall':
+                continue
+            for side in ('kernel', 'user', 'pmu-model'):
+                v = [values(rows, k, 'exact', f'{m}:{side}') for k in ks]
+                if not v[0]:
+                    continue
+                cs = [(x[0] - v[0][0]) / v[0][0] * 100 if x and v[0][0] else None for x in v[1:]]
+                what = {'kernel': 'kernel instructions', 'user': 'user instructions',
+                        'pmu-model': 'instructions the PMU sees (model, kernel and user)'}[side]
+                out.append(f'| {label.replace("instructions", what)} | ' +
+                           ' | '.join(fmt(x[0]) if x else 'n/a' for x in v) + ' | ' +
+                           ' | '.join(f'{x[0] - v[0][0]:+.1f} ({c:+.1f}%)' if x and c is not None else 'n/a'
+                                      for x, c in zip(v[1:], cs)) + ' |')
+                if side == 'kernel':
+                    plot.append(('instr:exact-' + m, cs))
+        out += ['', 'Every translation block QEMU ran, with its instructions: windows of N and 2N loops, '
+                'difference / N (scripts/bench_trace.py). Where they go by function: trace.md. '
+                'The model counts, of the same blocks, only those that leave by a direct jump to a block '
+                'on their own page: it reproduces the PMU\'s figures below (README, "What the PMU counts").', '']
+    out += ['#### Deterministic: instructions counted by the guest PMU (1 vCPU), median (min-max)', '',
+            'QEMU\'s TCG PMU counts only part of the instructions the guest runs (README, '
+            '"What the PMU counts"): stable, but not an instruction count.', '', hdr, sep]
     for m, label in COUNTS + [(h, f'instructions per hackbench message, {h[3:]} (whole process tree)')
                               for h in sorted({r[3] for r in rows if r[3].startswith('hb-')})]:
         if not any(values(rows, k, 'count', m) for k in ks):

@@ -5,6 +5,9 @@
 # Usage: boot.sh TARGET [KERNEL-ARGS...]   e.g. boot.sh guest-le preempt=full
 #        boot.sh TARGET shell              a busybox shell for a person (make boot)
 # OUT=dir: the kernel build (default build/out/TARGET); NAME=word: the log's name.
+# TRACE=dir: QEMU runs under scripts/bench_trace.py, which logs the blocks it
+# executes between the guest's trace markers into dir (make bench), with
+# -icount so that the guest's clock follows its instructions, not the slow log.
 . "$(dirname "$0")/common.sh"
 
 target=${1:?usage: boot.sh TARGET [KERNEL-ARGS...|shell]}
@@ -23,12 +26,12 @@ shell=
 # panic=-1 with -no-reboot: a panic ends QEMU at once instead of hanging.
 append="console=hvc0 panic=-1 guest.cpus=$QEMU_SMP $QEMU_APPEND $*"
 qemu=(qemu-system-ppc64 -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM"
-	-nographic -nodefaults -serial mon:stdio -no-reboot
+	-nographic -nodefaults -no-reboot
 	-kernel "$kernel" -initrd "$BUILD/rootfs/$target.cpio" -append "${append% }")
 
 if [ -n "$shell" ]; then
 	say "boot: $target: ${qemu[*]}"
-	exec "${qemu[@]}"
+	exec "${qemu[@]}" -serial mon:stdio
 fi
 
 name=${NAME:-$target${*:+-$*}}
@@ -40,7 +43,12 @@ say "boot: ${qemu[*]}"
 say "boot: console: $log (timeout ${BOOT_TIMEOUT} s)"
 start=$SECONDS
 rc=0
-timeout -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" </dev/null >"$log" 2>&1 || rc=$?
+if [ -n "${TRACE:-}" ]; then
+	python3 "$TOP/scripts/bench_trace.py" run "$TRACE" "$BOOT_TIMEOUT" "${qemu[@]}" -icount shift=0 || rc=$?
+	cp "$TRACE/console.log" "$log" 2>/dev/null || echo "# boot: no console from scripts/bench_trace.py" >"$log"
+else
+	timeout -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" -serial mon:stdio </dev/null >"$log" 2>&1 || rc=$?
+fi
 say "boot: QEMU exited with status $rc after $((SECONDS - start)) s"
 [ "$rc" != 124 ] || echo "# boot: TIMEOUT: QEMU killed after $BOOT_TIMEOUT s" | tee -a "$log"
 KERNEL_TREE=$(readlink -f "$OUT/source" 2>/dev/null || true) KUNIT_SUITES=${BOOT_KUNIT_SUITES:-} \

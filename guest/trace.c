@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bench-trace (make bench): the loops of bench-count between markers, for
+ * scripts/bench_trace.py, which turns QEMU's execution log on at
+ * '# BENCH trace-start=LOOP loops=N' and off at '# BENCH trace-stop=LOOP'
+ * and counts the instructions of each kernel function. After a start
+ * marker the guest waits for a line on hvc0, which the host sends once the
+ * log is on. Each loop runs twice, N and 2N times (N = bench.trace_loops=,
+ * default 1000): the difference of the two windows is N loops without the
+ * fixed costs of a window (the wait's return, the stop marker's write).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "lib.h"
+#include "scenarios.h"
+
+static int kill_step(void *arg)
+{
+	return kill(*(pid_t *)arg, SIGUSR1);
+}
+
+/* The message of bench-count: 100 bytes written and read back by this task. */
+static int msg_step(void *arg)
+{
+	int *fds = arg;
+	char buf[100] = { 0 };
+
+	return write(fds[0], buf, sizeof(buf)) != sizeof(buf) || read(fds[1], buf, sizeof(buf)) != sizeof(buf);
+}
+
+/* Waits for the host's line on hvc0: the log is on. */
+static int host_ready(const char *name)
+{
+	static int fd = -1;
+	struct pollfd p;
+	char c = 0;
+
+	if (fd < 0)
+		fd = open("/dev/hvc0", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return result(FAIL, "%s: /dev/hvc0: %s", name, strerror(errno));
+	p.fd = fd;
+	p.events = POLLIN;
+	while (c != '\n') {
+		if (poll(&p, 1, 60000) != 1)
+			return result(FAIL, "%s: no word from the host in 60 s: run through scripts/bench_trace.py",
+				      name);
+		if (read(fd, &c, 1) != 1)
+			return result(FAIL, "%s: reading /dev/hvc0: %s", name, strerror(errno));
+	}
+	return PASS;
+}
+
+static int window(const char *name, long loops, int (*step)(void *), void *arg)
+{
+	diag("BENCH trace-start=%s loops=%ld", name, loops);
+	if (host_ready(name))
+		return FAIL;
+	for (long i = 0; i < loops; i++)
+		if (step(arg))
+			return result(FAIL, "%s: the loop failed: %s", name, strerror(errno));
+	diag("BENCH trace-stop=%s", name);
+	return host_ready(name);
+}
+
+static int traced(const char *name, long loops, int (*step)(void *), void *arg)
+{
+	for (long i = 0; i < 1000; i++)	/* warm the caches */
+		if (step(arg))
+			return result(FAIL, "%s: the loop failed: %s", name, strerror(errno));
+	return window(name, loops, step, arg) || window(name, 2 * loops, step, arg);
+}
+
+int bench_trace(void)
+{
+	const char *l = cmdline_get("bench.trace_loops");
+	long loops = l && *l ? strtol(l, NULL, 0) : 1000;
+	int sv[2], pv[2], pipe_fds[2];
+	pid_t me = getpid();
+
+	signal(SIGUSR1, SIG_IGN);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || pipe(pv))
+		return result(FAIL, "socketpair/pipe: %s", strerror(errno));
+	pipe_fds[0] = pv[1], pipe_fds[1] = pv[0];
+	if (traced("kill", loops, kill_step, &me) || traced("msg-socket", loops, msg_step, sv) ||
+	    traced("msg-pipe", loops, msg_step, pipe_fds))
+		return FAIL;
+	return result(PASS, "kill(), socket and pipe messages: %ld loops each between trace markers", loops);
+}

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Exact instructions per loop of bench-count, by kernel function, from QEMU.
+
+The guest PMU under TCG counts only part of the instructions a guest runs
+(see README), so make bench also counts them from QEMU's own execution log.
+
+run:     boots a kernel whose guest runs 'bench-trace' (guest/trace.c). At
+         each '# BENCH trace-start=LOOP loops=N' console line it points the
+         log at OUT/exec-LOOP-N.log and turns on 'exec,nochain,in_asm'
+         through the monitor: every translation block executed is logged,
+         and every block translated is logged with its instructions (the
+         change of flags makes QEMU translate afresh); at 'trace-stop' off.
+         Each time it then sends a line to the guest, which waits for it.
+count:   instructions per block from the 'in_asm' lists, times the blocks
+         executed, summed by function (symbols from the vmlinux); each loop
+         ran in two windows, N and 2N times, and their difference divided
+         by N is one loop without the windows' fixed costs (the return from
+         the wait, the stop marker's write). Writes OUT/functions-LOOP.tsv.
+compare: the Markdown table of two such folders, largest differences first.
+
+Usage: bench_trace.py run OUT TIMEOUT QEMU-COMMAND...
+       bench_trace.py count OUT NM VMLINUX
+       bench_trace.py compare NAME-A DIR-A NAME-B DIR-B [TOP]
+"""
+import bisect
+import collections
+import os
+import re
+import socket
+import subprocess
+import sys
+import threading
+
+START = re.compile(r'# BENCH trace-start=(\S+) loops=(\d+)')
+STOP = re.compile(r'# BENCH trace-stop=(\S+)')
+TRACE = re.compile(r'^Trace \d+: (\S+) \[[0-9a-f]+/([0-9a-f]+)/')
+INSN = re.compile(r'^0x[0-9a-f]+:\s+[0-9a-f]+\s+(\S+)')
+INDIRECT = re.compile(r'^b\S*(lr|ctr)l?[+-]?$')	# blr, bctrl, beqlr+, ...
+KERNEL = 0xc000000000000000
+
+
+def die(msg):
+    sys.exit(f'bench_trace: {msg}')
+
+
+def hmp(path, cmd):
+    """One monitor command; returns once QEMU has answered with its prompt."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(path)
+        s.settimeout(30)
+        for c in (None, cmd):
+            if c:
+                s.sendall(c.encode() + b'\n')
+            buf = b''
+            while b'(qemu)' not in buf:
+                d = s.recv(4096)
+                if not d:
+                    die(f'the monitor closed during "{cmd}"')
+                buf += d
+
+
+def ready(p):
+    """Tells the guest, waiting on hvc0, that the log is switched."""
+    p.stdin.write(b'go\n')
+    p.stdin.flush()
+
+
+def run(out, timeout, qemu):
+    os.makedirs(out, exist_ok=True)
+    for f in os.listdir(out):
+        if f.startswith('exec-'):
+            os.unlink(os.path.join(out, f))
+    mon = os.path.join(out, 'monitor.sock')
+    if os.path.exists(mon):
+        os.unlink(mon)
+    cmd = qemu + ['-monitor', f'unix:{mon},server=on,wait=off', '-serial', 'stdio',
+                  '-D', os.path.join(out, 'qemu.log')]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    timer = threading.Timer(timeout, p.kill)	# a silent hang ends too
+    timer.start()
+    windows = []
+    with open(os.path.join(out, 'console.log'), 'wb') as con:
+        for raw in p.stdout:
+            con.write(raw)
+            con.flush()
+            line = raw.decode(errors='replace')
+            m = START.search(line)
+            if m:
+                windows.append((m[1], m[2]))
+                hmp(mon, f'logfile {os.path.join(out, f"exec-{m[1]}-{m[2]}.log")}')
+                hmp(mon, 'log exec,nochain,in_asm')
+                ready(p)
+            elif STOP.search(line):
+                hmp(mon, 'log none')
+                ready(p)
+    p.wait()
+    if not timer.is_alive():
+        die(f'timeout: QEMU killed after {timeout} s (console: {out}/console.log)')
+    timer.cancel()
+    with open(os.path.join(out, 'windows.tsv'), 'w') as f:
+        f.writelines(f'{k}\t{n}\n' for k, n in windows)
+    if not windows:
+        die(f'no trace marker on the console ({out}/console.log)')
+    if 'GUEST-DONE' not in open(os.path.join(out, 'console.log'), errors='replace').read():
+        die(f'the guest did not finish ({out}/console.log)')
+
+
+def symbols(nm, vmlinux):
+    """Sorted text addresses and names of the vmlinux."""
+    out = subprocess.run([nm, '-n', vmlinux], check=True, capture_output=True, text=True).stdout
+    addrs, names = [], []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in 'tTwW':
+            addrs.append(int(f[0], 16))
+            names.append(f[2])
+    if not addrs:
+        die(f'no text symbols in {vmlinux}')
+    return addrs, names
+
+
+def count(out, nm, vmlinux):
+    addrs, names = symbols(nm, vmlinux)
+    windows = [line.split() for line in open(os.path.join(out, 'windows.tsv'))]
+    # A block is known by its host code address: QEMU lists its instructions
+    # ('in_asm') when it translates it, right before the block's first
+    # 'Trace' line. A guest address may have several blocks (one cut short
+    # for icount has its own), so the guest address is not the key. Blocks
+    # translated in one window run again in later ones: one pass, in order.
+    sizes, fn_of, jumps, per = {}, {}, {}, {}
+    for loop, n in windows:
+        c = collections.Counter()
+        blocks = unknown = pending = 0
+        prev = None	# the block before, and its guest address
+        with open(os.path.join(out, f'exec-{loop}-{n}.log'), errors='replace') as f:
+            for line in f:
+                i = INSN.match(line)
+                if i:
+                    pending += 1
+                    last = i[1]
+                    continue
+                m = TRACE.match(line)
+                if not m:
+                    continue
+                pc = int(m[2], 16)
+                if pending:
+                    sizes[m[1]], pending = pending, 0
+                    i = bisect.bisect_right(addrs, pc) - 1
+                    fn_of[m[1]] = '(user)' if pc < KERNEL else names[i] if i >= 0 else '(no symbol)'
+                    jumps[m[1]] = not INDIRECT.match(last)
+                blocks += 1
+                if m[1] not in sizes:
+                    unknown += 1
+                    prev = None
+                    continue
+                c[fn_of[m[1]]] += sizes[m[1]]
+                # The PMU model (README): a block counts when it left by a
+                # direct jump (or fell through) to a block on its own page.
+                if prev and jumps[prev[0]] and prev[1] >> 12 == pc >> 12:
+                    c['(pmu-model)'] += sizes[prev[0]]
+                prev = (m[1], pc)
+        if not blocks:
+            die(f'{out}/exec-{loop}-{n}.log: no block logged: did the monitor switch the log?')
+        if unknown > blocks / 1000:
+            die(f'{out}/exec-{loop}-{n}.log: {unknown} of {blocks} blocks ran without their instructions logged')
+        per[loop, int(n)] = c
+    for loop in dict.fromkeys(k for k, _ in windows):
+        ns = sorted(n for k, n in per if k == loop)
+        if len(ns) != 2 or ns[1] != 2 * ns[0]:
+            die(f'{out}: loop {loop}: windows of {ns} loops, not N and 2N')
+        a, b, n = per[loop, ns[0]], per[loop, ns[1]], ns[0]
+        d = {f: (b[f] - a[f]) / n for f in set(a) | set(b)}
+        kern = sum(v for f, v in d.items() if not f.startswith('('))
+        with open(os.path.join(out, f'functions-{loop}.tsv'), 'w') as f:
+            f.write(f'# {loop}: instructions per loop, ({ns[1]}-loop window - {n}-loop window) / {n}\n')
+            f.write(f'(kernel)\t{kern:.2f}\n')
+            for fn, v in sorted(d.items(), key=lambda x: -abs(x[1])):
+                if abs(v) >= 0.005 or fn.startswith('('):
+                    f.write(f'{fn}\t{v:.2f}\n')
+
+
+def load(d, loop):
+    res = {}
+    with open(os.path.join(d, f'functions-{loop}.tsv')) as f:
+        for line in f:
+            if not line.startswith('#'):
+                fn, v = line.rstrip('\n').split('\t')
+                res[fn] = float(v)
+    return res
+
+
+def compare(na, da, nb, db, top=12):
+    loops = dict.fromkeys(line.split()[0] for line in open(os.path.join(da, 'windows.tsv')))
+    print('## Where the instructions go (QEMU execution log)\n')
+    print(f'Instructions executed per loop of bench-count, {na} vs {nb}, from every translation block')
+    print('QEMU ran (scripts/bench_trace.py: windows of N and 2N loops, difference / N). Kernel')
+    print('functions with the largest differences first.\n')
+    for loop in loops:
+        a, b = load(da, loop), load(db, loop)
+        print(f'### {loop}: kernel {a["(kernel)"]:.1f} -> {b["(kernel)"]:.1f} '
+              f'({b["(kernel)"] - a["(kernel)"]:+.1f}), user {a.get("(user)", 0):.1f} -> {b.get("(user)", 0):.1f}\n')
+        print(f'| function | {na} | {nb} | difference |')
+        print('|---|---:|---:|---:|')
+        fns = sorted({f for f in set(a) | set(b) if not f.startswith('(')}, key=lambda f: -abs(b.get(f, 0) - a.get(f, 0)))
+        for f in fns[:top]:
+            x, y = a.get(f, 0), b.get(f, 0)
+            if abs(y - x) >= 0.05:
+                print(f'| `{f}` | {x:.1f} | {y:.1f} | {y - x:+.1f} |')
+        print()
+
+
+def main():
+    cmd, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ('', [])
+    if cmd == 'run' and len(args) >= 3:
+        run(args[0], int(args[1]), args[2:])
+    elif cmd == 'count' and len(args) == 3:
+        count(*args)
+    elif cmd == 'compare' and len(args) in (4, 5):
+        compare(*args[:4], *(int(x) for x in args[4:]))
+    else:
+        die('usage:\n' + __doc__.split('Usage: ')[1])
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,51 @@
+#!/bin/bash
+# Self-test of scripts/bench_trace.py count: a synthetic QEMU execution log of
+# two windows (1 and 2 loops of f calling g) must give f = 2, g = 1 and
+# 3 kernel instructions per loop, and a PMU model of 2 (f leaves by a direct
+# 'bl' within its page and counts, g returns by 'blr' and does not); a log
+# whose blocks ran without their instructions listed must be refused.
+. "$(dirname "$0")/../scripts/common.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+# The symbols of the 'vmlinux', from a stand-in for nm.
+printf '#!/bin/sh\nprintf "c000000000001000 T f\\nc000000000001014 T g\\n"\n' >"$tmp/nm"
+chmod +x "$tmp/nm"
+F='Trace 0: 0x7f0000001000 [00000000/c000000000001000/24000015/ff002200] f'
+G='Trace 0: 0x7f0000002000 [00000000/c000000000001014/24000015/ff002200] g'
+log() {	# DIR LOOPS: the first call translates f and g, later ones reuse them
+	{
+		if [ "$2" = 1 ]; then
+			printf -- '----------------\nIN: f\n0xc000000000001000:  7c0802a6  mflr     r0\n'
+			printf '0xc000000000001004:  48000011  bl       0xc000000000001014\n\n%s\n' "$F"
+			printf -- '----------------\nIN: g\n0xc000000000001014:  4e800020  blr\n\n%s\n' "$G"
+		else
+			printf '%s\n%s\n' "$F" "$G"
+		fi
+		for ((i = 1; i < $2; i++)); do printf '%s\n%s\n' "$F" "$G"; done
+	} >"$1/exec-loop-$2.log"
+}
+mkdir -p "$tmp/good" "$tmp/bad"
+printf 'loop\t1\nloop\t2\n' >"$tmp/good/windows.tsv"
+log "$tmp/good" 1
+log "$tmp/good" 2
+python3 "$TOP/scripts/bench_trace.py" count "$tmp/good" "$tmp/nm" /dev/null || fail=1
+cat "$tmp/good/functions-loop.tsv" 2>/dev/null
+expect() {	# FILE LINE
+	if grep -qxF "$2" "$1" 2>/dev/null; then echo "ok: $2"; else echo "FAIL: no line '$2'"; fail=1; fi
+}
+expect "$tmp/good/functions-loop.tsv" $'(kernel)\t3.00'
+expect "$tmp/good/functions-loop.tsv" $'f\t2.00'
+expect "$tmp/good/functions-loop.tsv" $'g\t1.00'
+expect "$tmp/good/functions-loop.tsv" $'(pmu-model)\t2.00'
+# The same windows with no 'in_asm' listing: nothing can be counted.
+printf 'loop\t1\nloop\t2\n' >"$tmp/bad/windows.tsv"
+printf '%s\n%s\n' "$F" "$G" >"$tmp/bad/exec-loop-1.log"
+printf '%s\n%s\n%s\n%s\n' "$F" "$G" "$F" "$G" >"$tmp/bad/exec-loop-2.log"
+if python3 "$TOP/scripts/bench_trace.py" count "$tmp/bad" "$tmp/nm" /dev/null 2>"$tmp/err"; then
+	echo "FAIL: a log without instruction lists was counted"; fail=1
+elif grep -q 'without their instructions logged' "$tmp/err"; then
+	echo "ok: refused: $(cat "$tmp/err")"
+else
+	echo "FAIL: refused for another reason: $(cat "$tmp/err")"; fail=1
+fi
+exit $fail
