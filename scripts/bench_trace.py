@@ -34,7 +34,7 @@ import threading
 START = re.compile(r'# BENCH trace-start=(\S+) loops=(\d+)')
 STOP = re.compile(r'# BENCH trace-stop=(\S+)')
 TRACE = re.compile(r'^Trace \d+: (\S+) \[[0-9a-f]+/([0-9a-f]+)/')
-INSN = re.compile(r'^0x[0-9a-f]+:\s+[0-9a-f]+\s+(\S+)')
+INSN = re.compile(r'^0x([0-9a-f]+):\s+[0-9a-f]+\s+(\S+)')
 INDIRECT = re.compile(r'^b\S*(lr|ctr)l?[+-]?$')	# blr, bctrl, beqlr+, ...
 KERNEL = 0xc000000000000000
 
@@ -123,42 +123,52 @@ def count(out, nm, vmlinux):
     addrs, names = symbols(nm, vmlinux)
     windows = [line.split() for line in open(os.path.join(out, 'windows.tsv'))]
     # A block is known by its host code address: QEMU lists its instructions
-    # ('in_asm') when it translates it, right before the block's first
-    # 'Trace' line. A guest address may have several blocks (one cut short
-    # for icount has its own), so the guest address is not the key. Blocks
+    # ('in_asm') when it translates it, normally right before the block's
+    # first 'Trace' line. A guest address may have several blocks (one cut
+    # short for icount has its own), so the guest address is only the
+    # fallback: for a block translated just before the log was switched off,
+    # whose list and first run fall into different windows. Blocks
     # translated in one window run again in later ones: one pass, in order.
-    sizes, fn_of, jumps, per = {}, {}, {}, {}
+    blocks_of, by_pc, per = {}, {}, {}
     for loop, n in windows:
         c = collections.Counter()
         blocks = unknown = pending = 0
+        first = last = None
         prev = None	# the block before, and its guest address
         with open(os.path.join(out, f'exec-{loop}-{n}.log'), errors='replace') as f:
             for line in f:
                 i = INSN.match(line)
                 if i:
+                    if not pending:
+                        first = int(i[1], 16)
                     pending += 1
-                    last = i[1]
+                    last = i[2]
                     continue
                 m = TRACE.match(line)
                 if not m:
                     continue
                 pc = int(m[2], 16)
                 if pending:
-                    sizes[m[1]], pending = pending, 0
-                    i = bisect.bisect_right(addrs, pc) - 1
-                    fn_of[m[1]] = '(user)' if pc < KERNEL else names[i] if i >= 0 else '(no symbol)'
-                    jumps[m[1]] = not INDIRECT.match(last)
+                    by_pc[first] = (pending, not INDIRECT.match(last))
+                    if first == pc:
+                        blocks_of[m[1]] = by_pc[first]
+                    pending = 0
                 blocks += 1
-                if m[1] not in sizes:
+                blk = blocks_of.get(m[1]) or by_pc.get(pc)
+                if not blk:
                     unknown += 1
                     prev = None
                     continue
-                c[fn_of[m[1]]] += sizes[m[1]]
+                blocks_of[m[1]] = blk
+                i = bisect.bisect_right(addrs, pc) - 1
+                c['(user)' if pc < KERNEL else names[i] if i >= 0 else '(no symbol)'] += blk[0]
                 # The PMU model (README): a block counts when it left by a
                 # direct jump (or fell through) to a block on its own page.
-                if prev and jumps[prev[0]] and prev[1] >> 12 == pc >> 12:
-                    c['(pmu-model)'] += sizes[prev[0]]
-                prev = (m[1], pc)
+                if prev and prev[0][1] and prev[1] >> 12 == pc >> 12:
+                    c['(pmu-model)'] += prev[0][0]
+                prev = (blk, pc)
+        if pending:	# listed as the log went off: it runs in a later window
+            by_pc[first] = (pending, not INDIRECT.match(last))
         if not blocks:
             die(f'{out}/exec-{loop}-{n}.log: no block logged: did the monitor switch the log?')
         if unknown > blocks / 1000:
