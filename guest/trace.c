@@ -36,24 +36,21 @@ static int msg_step(void *arg)
 	return write(fds[0], buf, sizeof(buf)) != sizeof(buf) || read(fds[1], buf, sizeof(buf)) != sizeof(buf);
 }
 
+static int hvc = -1;	/* opened before the first marker, not inside a window */
+
 /* Waits for the host's line on hvc0: the log is on. */
 static int host_ready(const char *name)
 {
-	static int fd = -1;
 	struct pollfd p;
 	char c = 0;
 
-	if (fd < 0)
-		fd = open("/dev/hvc0", O_RDONLY | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return result(FAIL, "%s: /dev/hvc0: %s", name, strerror(errno));
-	p.fd = fd;
+	p.fd = hvc;
 	p.events = POLLIN;
 	while (c != '\n') {
 		if (poll(&p, 1, 60000) != 1)
 			return result(FAIL, "%s: no word from the host in 60 s: run through scripts/bench_trace.py",
 				      name);
-		if (read(fd, &c, 1) != 1)
+		if (read(hvc, &c, 1) != 1)
 			return result(FAIL, "%s: reading /dev/hvc0: %s", name, strerror(errno));
 	}
 	return PASS;
@@ -87,6 +84,9 @@ int bench_trace(void)
 	pid_t me = getpid();
 
 	signal(SIGUSR1, SIG_IGN);
+	hvc = open("/dev/hvc0", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+	if (hvc < 0)
+		return result(FAIL, "/dev/hvc0: %s", strerror(errno));
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || pipe(pv))
 		return result(FAIL, "socketpair/pipe: %s", strerror(errno));
 	pipe_fds[0] = pv[1], pipe_fds[1] = pv[0];

@@ -153,7 +153,7 @@ def table(rows, title):
     sep = '|---' * (1 + 2 * len(ks) - 1) + '|'
 
     if any(r[2] == 'exact' for r in rows):
-        out += ['#### Exact: instructions executed per loop, from QEMU\'s execution log (1 vCPU, -icount)', '',
+        out += ['#### Counted: instructions executed per loop, from QEMU\'s execution log (1 vCPU, -icount)', '',
                 hdr, sep]
         for m, label in COUNTS:
             if m == 'kill-syscall':
@@ -174,7 +174,8 @@ def table(rows, title):
         out += ['', 'Every translation block QEMU ran, with its instructions: windows of N and 2N loops, '
                 'difference / N (scripts/bench_trace.py). Where they go by function: trace.md. '
                 'The model counts, of the same blocks, only those that leave by a direct jump to a block '
-                'on their own page: it reproduces the PMU\'s figures below (README, "What the PMU counts").', '']
+                'on their own page: it reproduces the differences of the PMU figures below within a few '
+                'instructions (README, "What the PMU counts").', '']
     out += ['#### Deterministic: instructions counted by the guest PMU (1 vCPU), median (min-max)', '',
             'QEMU\'s TCG PMU counts only part of the instructions the guest runs (README, '
             '"What the PMU counts"): stable, but not an instruction count.', '', hdr, sep]

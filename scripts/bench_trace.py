@@ -34,6 +34,9 @@ import threading
 START = re.compile(r'# BENCH trace-start=(\S+) loops=(\d+)')
 STOP = re.compile(r'# BENCH trace-stop=(\S+)')
 TRACE = re.compile(r'^Trace \d+: (\S+) \[[0-9a-f]+/([0-9a-f]+)/')
+# QEMU logs a block before it runs it; these lines say the last one did not
+# run after all (an exit request at its start) or was rolled back (icount I/O).
+UNDONE = re.compile(r'^(Stopped execution of TB chain before|cpu_io_recompile: rewound)')
 INSN = re.compile(r'^0x([0-9a-f]+):\s+[0-9a-f]+\s+(\S+)')
 INDIRECT = re.compile(r'^b\S*(lr|ctr)l?[+-]?$')	# blr, bctrl, beqlr+, ...
 KERNEL = 0xc000000000000000
@@ -57,6 +60,9 @@ def hmp(path, cmd):
                 if not d:
                     die(f'the monitor closed during "{cmd}"')
                 buf += d
+        reply = buf.decode(errors='replace').replace(cmd, '', 1)
+        if re.search(r'[Ee]rror|[Ii]nvalid|[Uu]nknown', reply):
+            die(f'the monitor refused "{cmd}": {reply.strip()}')
 
 
 def ready(p):
@@ -67,33 +73,36 @@ def ready(p):
 
 def run(out, timeout, qemu):
     os.makedirs(out, exist_ok=True)
-    for f in os.listdir(out):
-        if f.startswith('exec-'):
-            os.unlink(os.path.join(out, f))
+    for f in os.listdir(out):	# nothing of an earlier run may be counted
+        os.unlink(os.path.join(out, f))
     mon = os.path.join(out, 'monitor.sock')
-    if os.path.exists(mon):
-        os.unlink(mon)
     cmd = qemu + ['-monitor', f'unix:{mon},server=on,wait=off', '-serial', 'stdio',
                   '-D', os.path.join(out, 'qemu.log')]
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     timer = threading.Timer(timeout, p.kill)	# a silent hang ends too
+    timer.daemon = True
     timer.start()
     windows = []
-    with open(os.path.join(out, 'console.log'), 'wb') as con:
-        for raw in p.stdout:
-            con.write(raw)
-            con.flush()
-            line = raw.decode(errors='replace')
-            m = START.search(line)
-            if m:
-                windows.append((m[1], m[2]))
-                hmp(mon, f'logfile {os.path.join(out, f"exec-{m[1]}-{m[2]}.log")}')
-                hmp(mon, 'log exec,nochain,in_asm')
-                ready(p)
-            elif STOP.search(line):
-                hmp(mon, 'log none')
-                ready(p)
-    p.wait()
+    try:
+        with open(os.path.join(out, 'console.log'), 'wb') as con:
+            for raw in p.stdout:
+                con.write(raw)
+                con.flush()
+                line = raw.decode(errors='replace')
+                m = START.search(line)
+                if m:
+                    windows.append((m[1], m[2]))
+                    hmp(mon, f'logfile {os.path.join(out, f"exec-{m[1]}-{m[2]}.log")}')
+                    hmp(mon, 'log exec,nochain,in_asm')
+                    ready(p)
+                elif STOP.search(line):
+                    hmp(mon, 'log none')
+                    ready(p)
+        p.wait()
+    finally:	# whatever stopped the loop, QEMU does not outlive it
+        if p.poll() is None:
+            p.kill()
+            p.wait()
     if not timer.is_alive():
         die(f'timeout: QEMU killed after {timeout} s (console: {out}/console.log)')
     timer.cancel()
@@ -133,7 +142,7 @@ def count(out, nm, vmlinux):
     for loop, n in windows:
         c = collections.Counter()
         blocks = unknown = pending = 0
-        first = last = None
+        first = last = undo = None
         prev = None	# the block before, and its guest address
         with open(os.path.join(out, f'exec-{loop}-{n}.log'), errors='replace') as f:
             for line in f:
@@ -143,6 +152,21 @@ def count(out, nm, vmlinux):
                         first = int(i[1], 16)
                     pending += 1
                     last = i[2]
+                    continue
+                if line.startswith('----') or line.startswith('IN:'):
+                    if pending:	# a listing whose block never ran here
+                        by_pc[first] = (pending, not INDIRECT.match(last))
+                        pending = 0
+                    continue
+                if line.startswith('Disassembler disagrees'):
+                    die(f'{out}/exec-{loop}-{n}.log: QEMU could not list a block: {line.strip()}')
+                if UNDONE.match(line):	# the block just logged did not run, or was rolled back
+                    if undo:
+                        c[undo[0]] -= undo[1]
+                        if undo[2]:
+                            c['(pmu-model)'] -= undo[2]
+                        undo = None
+                    prev = None
                     continue
                 m = TRACE.match(line)
                 if not m:
@@ -161,11 +185,15 @@ def count(out, nm, vmlinux):
                     continue
                 blocks_of[m[1]] = blk
                 i = bisect.bisect_right(addrs, pc) - 1
-                c['(user)' if pc < KERNEL else names[i] if i >= 0 else '(no symbol)'] += blk[0]
+                fn = '(user)' if pc < KERNEL else names[i] if i >= 0 else '(no symbol)'
+                c[fn] += blk[0]
                 # The PMU model (README): a block counts when it left by a
                 # direct jump (or fell through) to a block on its own page.
+                model = 0
                 if prev and prev[0][1] and prev[1] >> 12 == pc >> 12:
-                    c['(pmu-model)'] += prev[0][0]
+                    model = prev[0][0]
+                    c['(pmu-model)'] += model
+                undo = (fn, blk[0], model)
                 prev = (blk, pc)
         if pending:	# listed as the log went off: it runs in a later window
             by_pc[first] = (pending, not INDIRECT.match(last))
@@ -221,7 +249,7 @@ def compare(na, da, nb, db, top=12):
 
 def main():
     cmd, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ('', [])
-    if cmd == 'run' and len(args) >= 3:
+    if cmd == 'run' and len(args) >= 3 and args[1].isdigit():
         run(args[0], int(args[1]), args[2:])
     elif cmd == 'count' and len(args) == 3:
         count(*args)

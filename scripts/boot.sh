@@ -52,4 +52,6 @@ fi
 say "boot: QEMU exited with status $rc after $((SECONDS - start)) s"
 [ "$rc" != 124 ] || echo "# boot: TIMEOUT: QEMU killed after $BOOT_TIMEOUT s" | tee -a "$log"
 KERNEL_TREE=$(readlink -f "$OUT/source" 2>/dev/null || true) KUNIT_SUITES=${BOOT_KUNIT_SUITES:-} \
-	"$TOP/scripts/console.sh" "$log" "boot $target $* ($((SECONDS - start)) s)"
+	"$TOP/scripts/console.sh" "$log" "boot $target $* ($((SECONDS - start)) s)" || exit
+# The console passed, but the trace runner may still have failed (the monitor, the log).
+[ -z "${TRACE:-}" ] || [ "$rc" = 0 ] || die "boot: scripts/bench_trace.py failed (status $rc): see above"

@@ -2,8 +2,9 @@
 # Self-test of scripts/bench_trace.py count: a synthetic QEMU execution log of
 # two windows (1 and 2 loops of f calling g) must give f = 2, g = 1 and
 # 3 kernel instructions per loop, and a PMU model of 2 (f leaves by a direct
-# 'bl' within its page and counts, g returns by 'blr' and does not); a log
-# whose blocks ran without their instructions listed must be refused.
+# 'bl' within its page and counts, g returns by 'blr' and does not), a block
+# that QEMU logged but did not run uncounted; a log whose blocks ran without
+# their instructions listed must be refused.
 . "$(dirname "$0")/../scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -22,6 +23,9 @@ log() {	# DIR LOOPS: the first call translates f and g, later ones reuse them
 			printf '%s\n%s\n' "$F" "$G"
 		fi
 		for ((i = 1; i < $2; i++)); do printf '%s\n%s\n' "$F" "$G"; done
+		# In one window, a block logged but not run (an exit request at its
+		# start): counted, it would add 2 to f.
+		[ "$2" = 1 ] || printf '%s\nStopped execution of TB chain before 0x7f0000001000 [c000000000001000] f\n' "$F"
 	} >"$1/exec-loop-$2.log"
 }
 mkdir -p "$tmp/good" "$tmp/bad"
