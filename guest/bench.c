@@ -41,7 +41,7 @@ static const char *opt(const char *key)
 	return v ? v : cmdline_get(key);
 }
 
-static long param(const char *key, long def)
+long bench_param(const char *key, long def)
 {
 	const char *v = opt(key);
 
@@ -98,21 +98,26 @@ static uint64_t kill_loop(int fd, killfn fn, long calls)
 }
 
 /* One message of hackbench's size (100 bytes) written and read back by the same task. */
-static uint64_t msg_loop(int fd, int wfd, int rfd, long msgs)
+int bench_msg(int wfd, int rfd)
 {
 	char buf[100] = { 0 };
 
+	return write(wfd, buf, sizeof(buf)) != sizeof(buf) || read(rfd, buf, sizeof(buf)) != sizeof(buf);
+}
+
+static uint64_t msg_loop(int fd, int wfd, int rfd, long msgs)
+{
 	start(fd);
 	for (long i = 0; i < msgs; i++)
-		if (write(wfd, buf, sizeof(buf)) != sizeof(buf) || read(rfd, buf, sizeof(buf)) != sizeof(buf))
+		if (bench_msg(wfd, rfd))
 			return 0;
 	return stop(fd);
 }
 
 int bench_count(void)
 {
-	long reps = param("bench.reps", 5), calls = param("bench.calls", 20000);
-	long msgs = param("bench.msgs", 5000);
+	long reps = bench_param("bench.reps", 5), calls = bench_param("bench.calls", 20000);
+	long msgs = bench_param("bench.msgs", 5000);
 	int fd = counter(0, 0), fdk = counter(1, 0), sv[2], pv[2];
 	uint64_t empty, all, kern;
 
@@ -177,7 +182,8 @@ static const char *modes[][2] = {
 
 int bench_load(void)
 {
-	long reps = param("bench.reps", 5), loops = param("bench.loops", 50), secs = param("bench.secs", 3);
+	long reps = bench_param("bench.reps", 5), loops = bench_param("bench.loops", 50);
+	long secs = bench_param("bench.secs", 3);
 	const char *gl = opt("bench.groups");
 	char groups[64], l[16], t[16], g[16], *save, *gp;
 	uint64_t instr;

@@ -22,6 +22,10 @@ int bench_count(void);
 int bench_load(void);
 int bench_trace(void);
 
+/* guest/bench.c, shared with guest/trace.c: a bench.X= setting, one message. */
+long bench_param(const char *key, long def);
+int bench_msg(int wfd, int rfd);
+
 /* The PMU event spans the load scenarios: opened before, checked after. */
 void pmu_start(void);
 int pmu_finish(int loads_ran);

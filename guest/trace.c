@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -27,13 +26,12 @@ static int kill_step(void *arg)
 	return kill(*(pid_t *)arg, SIGUSR1);
 }
 
-/* The message of bench-count: 100 bytes written and read back by this task. */
+/* The message of bench-count; arg: the write and the read end. */
 static int msg_step(void *arg)
 {
 	int *fds = arg;
-	char buf[100] = { 0 };
 
-	return write(fds[0], buf, sizeof(buf)) != sizeof(buf) || read(fds[1], buf, sizeof(buf)) != sizeof(buf);
+	return bench_msg(fds[0], fds[1]);
 }
 
 static int hvc = -1;	/* opened before the first marker, not inside a window */
@@ -78,8 +76,7 @@ static int traced(const char *name, long loops, int (*step)(void *), void *arg)
 
 int bench_trace(void)
 {
-	const char *l = cmdline_get("bench.trace_loops");
-	long loops = l && *l ? strtol(l, NULL, 0) : 1000;
+	long loops = bench_param("bench.trace_loops", 1000);
 	int sv[2], pv[2], pipe_fds[2];
 	pid_t me = getpid();
 
