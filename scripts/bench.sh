@@ -79,6 +79,19 @@ for k in "${kernels[@]}"; do
 done
 
 # ---- the boots: counts alone, then counts and the workloads.
+# bench_boot KERNEL NAME ARGS...: one boot, its console and judgement kept in $res.
+bench_boot() {
+	local k=$1 name=$2
+	shift 2
+	# The host's load: the timings are emulated, other work on the host moves them.
+	echo "$name: $(date -u +%H:%M:%S) $(cut -d' ' -f1-3 /proc/loadavg)" >>"$res/host-load.txt"
+	if ! OUT=$BUILD/out/$target-$k NAME=$name "$TOP/scripts/boot.sh" "$target" "$@" >"$res/judge-$name.txt" 2>&1; then
+		cp "$BUILD/logs/console-$name.log" "$res/" 2>/dev/null || true
+		cat "$res/judge-$name.txt" >&2
+		die "bench: the $k kernel failed its boot $name (console: $res/console-$name.log)"
+	fi
+	cp "$BUILD/logs/console-$name.log" "$res/"
+}
 reps=${BENCH_REPS:-5}
 args=("bench.reps=$reps" "bench.groups=${BENCH_GROUPS:-1,2,4}" "bench.loops=${BENCH_LOOPS:-50}"
 	"bench.secs=${BENCH_SECS:-3}")
@@ -87,32 +100,17 @@ for k in "${kernels[@]}"; do
 		what=bench-count
 		[ $run = 1 ] || what=bench-count,bench-load
 		stage "boot: $k, run $run: $what (emulated, 1 vCPU)"
-		name=bench-$k-$run
-		# The host's load: the timings are emulated, other work on the host moves them.
-		echo "$name: $(date -u +%H:%M:%S) $(cut -d' ' -f1-3 /proc/loadavg)" >>"$res/host-load.txt"
-		if ! OUT=$BUILD/out/$target-$k NAME=$name "$TOP/scripts/boot.sh" "$target" "guest.run=$what" "${args[@]}" \
-			>"$res/judge-$k-$run.txt" 2>&1; then
-			cp "$BUILD/logs/console-$name.log" "$res/" 2>/dev/null || true
-			cat "$res/judge-$k-$run.txt" >&2
-			die "bench: the $k kernel failed its bench boot $run (console: $res/console-$name.log)"
-		fi
-		cp "$BUILD/logs/console-$name.log" "$res/"
+		bench_boot "$k" "bench-$k-$run" "guest.run=$what" "${args[@]}"
 	done
 done
 
-# ---- the exact counts: the loops of bench-count in QEMU's execution log,
+# ---- the instruction counts: the loops of bench-count in QEMU's execution log,
 # N and 2N times; the logs (~1 GB per kernel) are deleted once counted.
 tloops=${BENCH_TRACE_LOOPS:-4000}
 for k in "${kernels[@]}"; do
 	stage "trace: $k: bench-count's loops, $tloops and $((2 * tloops)) times, in QEMU's execution log"
-	tr=$BUILD/trace/$k name=bench-$k-trace
-	if ! OUT=$BUILD/out/$target-$k NAME=$name TRACE=$tr "$TOP/scripts/boot.sh" "$target" guest.run=bench-trace \
-		"bench.trace_loops=$tloops" >"$res/judge-$k-trace.txt" 2>&1; then
-		cp "$BUILD/logs/console-$name.log" "$res/" 2>/dev/null || true
-		cat "$res/judge-$k-trace.txt" >&2
-		die "bench: the $k kernel failed its trace boot (console: $res/console-$name.log)"
-	fi
-	cp "$BUILD/logs/console-$name.log" "$res/"
+	tr=$BUILD/trace/$k
+	TRACE=$tr bench_boot "$k" "trace-$k" guest.run=bench-trace "bench.trace_loops=$tloops"
 	python3 "$TOP/scripts/bench_trace.py" count "$tr" "${T_CROSS}nm" "$BUILD/out/$target-$k/vmlinux" ||
 		die "bench: counting the $k trace failed ($tr)"
 	mkdir -p "$res/trace-$k"

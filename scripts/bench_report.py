@@ -29,8 +29,6 @@ def parse_dir(d):
     rows = []   # kernel, run, kind, metric, rep, value
     for log in sorted(glob.glob(os.path.join(d, 'console-bench-*-*.log'))):
         m = re.match(r'console-bench-(.+)-(\d+)\.log$', os.path.basename(log))
-        if not m:	# the trace boot (console-bench-KERNEL-trace.log): its counts are in trace-KERNEL/
-            continue
         kernel, run = m.group(1), int(m.group(2))
         for line in open(log, errors='replace'):
             b = BENCH.search(line.rstrip('\r\n'))
@@ -41,7 +39,7 @@ def parse_dir(d):
             for k, v in EXTRA.findall(rest):
                 if k == 'instr_per_msg':
                     rows.append((kernel, run, 'count', 'hb-' + metric[len('hackbench-'):], int(rep), float(v)))
-    # make bench's exact counts (scripts/bench_trace.py): the '(kernel)' line of each loop.
+    # make bench's counts from QEMU's log (scripts/bench_trace.py): the '(...)' totals of each loop.
     for tsv in sorted(glob.glob(os.path.join(d, 'trace-*', 'functions-*.tsv'))):
         kernel = os.path.basename(os.path.dirname(tsv))[len('trace-'):]
         loop = os.path.basename(tsv)[len('functions-'):-len('.tsv')]
@@ -73,7 +71,7 @@ def cmdlines(d):
         for line in open(log, errors='replace'):
             m = re.search(r'Kernel command line: (.*)$', line.rstrip('\r\n'))
             if m:
-                c = re.sub(r'(guest\.run|bench\.trace_loops)=\S+ ?', '', m.group(1)).strip()
+                c = re.sub(r'guest\.run=\S+ ?', '', m.group(1)).strip()
                 if c not in seen:
                     seen.append(c)
                 break

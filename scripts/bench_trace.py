@@ -18,7 +18,7 @@ count:   instructions per block from the 'in_asm' lists, times the blocks
          the wait, the stop marker's write). Writes OUT/functions-LOOP.tsv.
 compare: the Markdown table of two such folders, largest differences first.
 
-Usage: bench_trace.py run OUT TIMEOUT QEMU-COMMAND...
+Usage: bench_trace.py run OUT QEMU-COMMAND...   (under a timeout: scripts/boot.sh)
        bench_trace.py count OUT NM VMLINUX
        bench_trace.py compare NAME-A DIR-A NAME-B DIR-B [TOP]
 """
@@ -29,7 +29,6 @@ import re
 import socket
 import subprocess
 import sys
-import threading
 
 START = re.compile(r'# BENCH trace-start=(\S+) loops=(\d+)')
 STOP = re.compile(r'# BENCH trace-stop=(\S+)')
@@ -71,7 +70,7 @@ def ready(p):
     p.stdin.flush()
 
 
-def run(out, timeout, qemu):
+def run(out, qemu):
     os.makedirs(out, exist_ok=True)
     for f in os.listdir(out):	# nothing of an earlier run may be counted
         os.unlink(os.path.join(out, f))
@@ -79,9 +78,6 @@ def run(out, timeout, qemu):
     cmd = qemu + ['-monitor', f'unix:{mon},server=on,wait=off', '-serial', 'stdio',
                   '-D', os.path.join(out, 'qemu.log')]
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    timer = threading.Timer(timeout, p.kill)	# a silent hang ends too
-    timer.daemon = True
-    timer.start()
     windows = []
     try:
         with open(os.path.join(out, 'console.log'), 'wb') as con:
@@ -103,9 +99,6 @@ def run(out, timeout, qemu):
         if p.poll() is None:
             p.kill()
             p.wait()
-    if not timer.is_alive():
-        die(f'timeout: QEMU killed after {timeout} s (console: {out}/console.log)')
-    timer.cancel()
     with open(os.path.join(out, 'windows.tsv'), 'w') as f:
         f.writelines(f'{k}\t{n}\n' for k, n in windows)
     if not windows:
@@ -249,8 +242,8 @@ def compare(na, da, nb, db, top=12):
 
 def main():
     cmd, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ('', [])
-    if cmd == 'run' and len(args) >= 3 and args[1].isdigit():
-        run(args[0], int(args[1]), args[2:])
+    if cmd == 'run' and len(args) >= 2:
+        run(args[0], args[1:])
     elif cmd == 'count' and len(args) == 3:
         count(*args)
     elif cmd == 'compare' and len(args) in (4, 5):

@@ -44,7 +44,8 @@ say "boot: console: $log (timeout ${BOOT_TIMEOUT} s)"
 start=$SECONDS
 rc=0
 if [ -n "${TRACE:-}" ]; then
-	python3 "$TOP/scripts/bench_trace.py" run "$TRACE" "$BOOT_TIMEOUT" "${qemu[@]}" -icount shift=0 || rc=$?
+	# timeout signals its whole process group: QEMU, the runner's child, too.
+	timeout -k 10 "$BOOT_TIMEOUT" python3 "$TOP/scripts/bench_trace.py" run "$TRACE" "${qemu[@]}" -icount shift=0 || rc=$?
 	cp "$TRACE/console.log" "$log" 2>/dev/null || echo "# boot: no console from scripts/bench_trace.py" >"$log"
 else
 	timeout -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" -serial mon:stdio </dev/null >"$log" 2>&1 || rc=$?
