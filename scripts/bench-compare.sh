@@ -12,5 +12,5 @@ for d in "$a" "$b"; do
 	[ -s "$d/runs.tsv" ] || die "bench-compare: no $d/runs.tsv: not a result folder of make bench or bench-host"
 done
 python3 "$TOP/scripts/bench_report.py" --compare "$a" "$b" "$out" || die "bench-compare: the report failed"
-say "bench-compare: $out/table.md, $out/plot.svg"
+say "bench-compare: $out/table.md, $out/plot.svg, $out/plot.png"
 cat "$out/table.md"

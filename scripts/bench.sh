@@ -123,5 +123,5 @@ done
 
 stage "report: $res/table.md"
 python3 "$TOP/scripts/bench_report.py" "$res" || die "bench: the report failed"
-stage "done: $res/table.md, $res/trace.md, $res/plot.svg"
+stage "done: $res/table.md, $res/trace.md, $res/plot.svg, $res/plot.png"
 cat "$res/table.md"

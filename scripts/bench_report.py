@@ -4,14 +4,17 @@
     bench_report.py DIR
         DIR/console-bench-KERNEL-RUN.log (the guest's '# BENCH' lines; bench-host
         writes the same lines) and DIR/static-KERNEL.txt -> DIR/runs.tsv,
-        DIR/table.md, DIR/plot.svg
+        DIR/table.md, DIR/plot.svg, DIR/plot.png (and the plot's data, DIR/plot-*.dat)
     bench_report.py --compare DIR_A DIR_B OUTDIR
         the runs.tsv of two folders (e.g. base and patched, each from
         bench-host on an LPAR) -> the same table and plot in OUTDIR; a kernel
         name found in both gets the folder's name as a suffix.
 
-The first kernel (base) is the reference. A change is 'no significant change'
-when the min-max spreads of the two kernels overlap.
+The first kernel (base) is the one the others are compared with; a kernel named
+'reference' (say, one before dynamic preemption) is the zero of the exact counts'
+panel instead. A change is 'no significant change' when the min-max spreads of
+the two kernels overlap (overlap()): the table says so, and the plot draws it
+with no height.
 """
 import glob
 import os
@@ -22,7 +25,7 @@ import sys
 
 BENCH = re.compile(r'guest: # BENCH (count|load)=(\S+) rep=(\d+) value=(\S+)(.*)$')
 EXTRA = re.compile(r'(\w+)=(\S+)')
-ORDER = ['base', 'patched', 'extra']
+ORDER = ['base', 'patched', 'rcu', 'extra', 'reference']
 
 
 def parse_dir(d):
@@ -116,12 +119,18 @@ def cell(v):
     return f'{fmt(statistics.median(v))} ({fmt(min(v))}-{fmt(max(v))})'
 
 
+def overlap(ref, v):
+    """The one rule of 'no significant change', for the table and the plot: both
+    figures were repeated and their min-max spreads overlap."""
+    return len(ref) > 1 and len(v) > 1 and not (max(v) < min(ref) or min(v) > max(ref))
+
+
 def change(ref, v, lower_better=True):
     if not ref or not v:
         return 'n/a', None
     a, b = statistics.median(ref), statistics.median(v)
     pct = (b - a) / a * 100 if a else 0.0
-    if len(ref) > 1 and len(v) > 1 and not (max(v) < min(ref) or min(v) > max(ref)):
+    if overlap(ref, v):
         return f'no significant change ({pct:+.1f}%)', pct
     better = (pct < 0) == lower_better
     return f'{pct:+.1f}% ({"better" if better else "worse"})' if pct else '0', pct
@@ -168,7 +177,7 @@ def table(rows, title):
                            ' | '.join(f'{x[0] - v[0][0]:+.1f} ({c:+.1f}%)' if x and c is not None else 'n/a'
                                       for x, c in zip(v[1:], cs)) + ' |')
                 if side == 'kernel':
-                    plot.append(('instr:exact-' + m, cs))
+                    plot.append(('exact', m, [x[0] if x else None for x in v]))
         out += ['', 'Every translation block QEMU ran, with its instructions: windows of N and 2N loops, '
                 'difference / N (scripts/bench_trace.py). Where they go by function: trace.md. '
                 'The model counts, of the same blocks, only those that leave by a direct jump to a block '
@@ -185,7 +194,7 @@ def table(rows, title):
         out.append(f'| {label} | ' + ' | '.join(cell(values(rows, k, 'count', m)) for k in ks) + ' | ' +
                    ' | '.join(c[0] for c in cs) + ' |')
         if m in ('kill', 'msg-socket', 'msg-pipe') or m.endswith('-g1'):
-            plot.append(('instr:' + m.replace('hb-', 'hackbench-'), [c[1] for c in cs]))
+            plot.append(('pmu', m, [values(rows, k, 'count', m) for k in ks]))
     agr = [f'{k}: {agreement(rows, k, "kill")}' for k in ks if agreement(rows, k, 'kill')]
     if agr:
         out += ['', 'Repeatability of instructions per kill() (max-min over median): ' + '; '.join(agr) + '.']
@@ -225,38 +234,110 @@ def table(rows, title):
             cs = [change(values(rows, ref, 'load', m), values(rows, k, 'load', m), lower_better=not hib) for k in ks[1:]]
             out.append(f'| {label} | ' + ' | '.join(cell(values(rows, k, 'load', m)) for k in ks) + ' | ' +
                        ' | '.join(c[0] for c in cs) + ' |')
-            if hib or m.endswith('-g1'):
-                plot.append(('time:' + m, [(-c[1] if hib and c[1] is not None else c[1]) for c in cs]))
     return '\n'.join(out) + '\n', ks, plot
 
 
-def draw(d, ks, plot):
-    """Two panels: the deterministic counts, and the emulated timings (far noisier)."""
-    panels = []
-    for kind, title in (('instr:', 'instructions (deterministic), % vs ' + ks[0]),
-                        ('time:', 'emulated time, % vs ' + ks[0] + ' (stress-ng: -bogo-ops/s)')):
-        rows = [(m[len(kind):], cs) for m, cs in plot if m.startswith(kind)]
-        if not rows:
-            continue
-        data = os.path.join(d, 'plot-' + kind[:-1] + '.dat')
-        with open(data, 'w') as f:
-            f.write('metric ' + ' '.join(ks[1:]) + '\n')
-            for m, cs in rows:
-                f.write(m.replace('hackbench-', 'hb-').replace('stress-ng-', 'sng-') + ' ' +
-                        ' '.join('0' if c is None else f'{c:.3f}' for c in cs) + '\n')
-        cols = ', '.join(f"'{data}' using {i + 2}:xtic(1) title columnhead" for i in range(len(ks) - 1))
-        panels.append(f"set title '{title}'\nplot {cols}\n")
-    gp = f"""set terminal svg size 1100,440 font 'sans,11'
-set output '{os.path.join(d, 'plot.svg')}'
-set multiplot layout 1,{len(panels)} title 'Change against {ks[0]}: negative is better'
-set style data histogram
-set style histogram clustered
-set style fill solid 0.8
+# Colours by kernel position (base first); 'no change' is drawn in NOCHANGE, hollow.
+COLOURS = ['#ff7f0e', '#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#8c564b']
+NOCHANGE = '#a0a0a0'
+FIGS = {'kill': 'kill()', 'msg-socket': 'AF_UNIX message', 'msg-pipe': 'pipe message'}
+
+
+def figname(m):
+    return FIGS.get(m) or 'hackbench ' + m[len('hb-'):].replace('-g1', '')
+
+
+def draw(d, ks, plot, title):
+    """plot.svg and plot.png. First and largest, the exact counts: kernel instructions
+    per loop against base (against 'reference', when the bench has one). Then the PMU
+    counts, % against base, median with min-max error bars over the repetitions; a
+    figure whose spread overlaps the base's (overlap(), as in the table) is drawn as
+    no change: a hollow grey mark at 0, no bar. Timings are not drawn (table.md)."""
+    exact = [(m, v) for p, m, v in plot if p == 'exact']
+    pmu = [(m, v) for p, m, v in plot if p == 'pmu' and v[0]]
+    colour = {k: COLOURS[i % len(COLOURS)] for i, k in enumerate(ks)}
+    panels = []   # title, y label, xtics, plot clauses, labels (x, y, text, font, offsets), height, y values
+    if exact:
+        anchor = 'reference' if 'reference' in ks else ks[0]
+        bars = [k for k in ks if k != anchor]
+        rows, tics, labels = ['figure kernel x delta pct count'], [], []
+        for j, (m, v) in enumerate(exact):
+            a, x0 = v[ks.index(anchor)], j * (len(bars) + 1)
+            if a is None:
+                continue
+            tics.append(f'"{figname(m)}\\n{anchor} {a:,.1f}" {x0 + (len(bars) - 1) / 2}')
+            for i, k in enumerate(bars):
+                c = v[ks.index(k)]
+                if c is not None:
+                    rows.append(f'{m} {k} {x0 + i} {c - a:.1f} {(c - a) / a * 100:.2f} {c:.1f}')
+                    labels.append((x0 + i, c - a, f'{c - a:+.1f}\\n({(c - a) / a * 100:+.1f}%)', ',11', (1.8, -0.8)))
+        data = os.path.join(d, 'plot-exact.dat')
+        open(data, 'w').write('\n'.join(rows) + '\n')
+        what = 'over the reference kernel' if anchor == 'reference' else f'against {anchor}'
+        plots = [f"'{data}' using (strcol(2) eq '{k}' ? $3 : NaN):4 with boxes fc rgb '{colour[k]}' title '{k}'"
+                 for k in bars]
+        panels.append((f'Exact count, from QEMU\'s execution log: kernel instructions per loop, {what}',
+                       'instructions per loop', tics, plots, labels, 0.55, [l[1] for l in labels]))
+    if pmu:
+        rows, tics, labels, ys, n = ['figure kernel x height pct lo hi state'], [], [], [], len(ks)
+        for j, (m, v) in enumerate(pmu):
+            med = statistics.median(v[0])
+            name = figname(m).replace(' ', '\\n')
+            tics.append(f'"{name}" {j * (n + 1) + (n - 1) / 2}')
+            for i, (k, c) in enumerate(zip(ks, v)):
+                if not c:
+                    continue
+                x, pct, lo, hi = (j * (n + 1) + i, (statistics.median(c) - med) / med * 100,
+                                  (min(c) - med) / med * 100, (max(c) - med) / med * 100)
+                state = 'base' if i == 0 else 'no-change' if overlap(v[0], c) else 'change'
+                rows.append(f'{m} {k} {x} {pct if state == "change" else 0:.3f} {pct:.3f} {lo:.3f} {hi:.3f} {state}')
+                ys += [lo, hi]
+                if state == 'change':
+                    labels.append((x, max(hi, 0), f'{pct:+.1f}%', ',9', (0.8, -0.8)))
+        data = os.path.join(d, 'plot-pmu.dat')
+        open(data, 'w').write('\n'.join(rows) + '\n')
+        only = "(strcol(8) eq '{}' ? $3 : NaN)".format
+        plots = [f"'{data}' using (strcol(8) eq 'change' && strcol(2) eq '{k}' ? $3 : NaN):4 with boxes "
+                 f"fc rgb '{colour[k]}' title '{k}'" for k in ks[1:]]
+        plots += [f"'{data}' using {only('change')}:5:6:7 with yerrorbars lc rgb '#000000' pt 7 ps 0.4 "
+                  "title 'median, min-max'",
+                  f"'{data}' using {only('base')}:5:6:7 with yerrorbars lc rgb '{NOCHANGE}' pt 1 ps 0.8 "
+                  f"title '{ks[0]}: spread'",
+                  f"'{data}' using {only('no-change')}:4:6:7 with yerrorbars lc rgb '{NOCHANGE}' pt 6 ps 0.8 "
+                  f"title 'overlaps {ks[0]}: no change'"]
+        panels.append((f'PMU count (partial under QEMU), % against {ks[0]}; hackbench: 1 group, whole process tree',
+                       f'% against {ks[0]}', tics, plots, labels, 0.4, ys))
+    if not panels:
+        return
+    gp = f"""set termoption noenhanced
+set multiplot title "{title}: negative is fewer instructions (better)" font ',13'
+set style fill solid 0.85 border lc rgb '#000000'
+set boxwidth 0.8
 set grid ytics
-set xtics rotate by -35 font ',9'
-set key below
-""" + ''.join(panels) + 'unset multiplot\n'
-    subprocess.run(['gnuplot'], input=gp, text=True, check=True)
+set xzeroaxis lt -1
+set lmargin 10
+set rmargin 30
+set key outside right top font ',10'
+set label 1 'Timings are not plotted (table.md): under make bench they are emulated, QEMU TCG on shared cores.' \\
+    at screen 0.5,0.02 center font ',10' tc rgb '#505050'
+"""
+    top, scale = 0.94, 0.89 / sum(p[5] for p in panels)
+    for t, yl, tics, plots, labels, h, ys in panels:
+        top -= h * scale
+        lo, hi = min(ys + [0]), max(ys + [0])
+        pad = (hi - lo) * 0.2 or 1
+        gp += (f"set origin 0,{top:.3f}\nset size 1,{h * scale:.3f}\nset title \"{t}\"\nset ylabel '{yl}'\n"
+               f"set xtics ({', '.join(tics)}) font ',10'\nset xrange [-1:*]\nset offsets 0,1,0,0\n"
+               f"set yrange [{lo - pad if lo < 0 else -pad / 4:.3f}:{hi + pad if hi > 0 else pad / 4:.3f}]\n")
+        # Labels as 'set label': gnuplot 5.4.4 crashes on 'with labels' when every point is filtered out.
+        gp += ''.join(f"set label \"{text}\" at {x},{y} center offset 0,{off[y < 0]} font '{font}'\n"
+                      for x, y, text, font, off in labels)
+        gp += f"plot {', '.join(plots)}\nunset label\n"
+    gp += 'unset multiplot\n'
+    for term, out in (("svg size 1100,800 font 'sans,11' background rgb 'white'", 'plot.svg'),
+                      ("pngcairo size 1100,800 font 'sans,11'", 'plot.png')):
+        subprocess.run(['gnuplot'], input=f"set terminal {term}\nset output '{os.path.join(d, out)}'\n" + gp,
+                       text=True, check=True)
 
 
 def main(argv):
@@ -289,7 +370,7 @@ def main(argv):
     for c in ([] if argv[:1] == ['--compare'] else cmdlines(d)):
         md += f'\nGuest kernel command line: `{c}`\n'
     open(os.path.join(d, 'table.md'), 'w').write(md)
-    draw(d, ks, plot)
+    draw(d, ks, plot, title)
     return 0
 
 

@@ -1,0 +1,77 @@
+#!/bin/bash
+# Self-test of scripts/bench_report.py's picture: a runs.tsv of three kernels
+# where patched's kill() spread overlaps base's (no change) and its pipe
+# message's does not (a change) must draw only the pipe message as a change
+# (plot-pmu.dat: state and bar height), agree with the table, put the exact
+# count first (plot-exact.dat) and write plot.svg and plot.png. The same checks
+# fed the inverse (kill() apart, pipe overlapping) must fail.
+. "$(dirname "$0")/../scripts/common.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# runs DIR KERNEL METRIC VALUES...: PMU counts, one repetition per value.
+runs() {
+	local d=$1 k=$2 m=$3 rep=0 v
+	shift 3
+	[ -s "$d/runs.tsv" ] || printf 'kernel\trun\tkind\tmetric\trep\tvalue\n' >"$d/runs.tsv"
+	for v; do printf '%s\t1\tcount\t%s\t%d\t%s\n' "$k" "$m" $((rep += 1)) "$v" >>"$d/runs.tsv"; done
+}
+# case NAME KILL... -- PIPE...: base in A, patched (KILL, PIPE) and extra in B.
+case_() {
+	local c=$tmp/$1 k=()
+	shift
+	while [ "$1" != -- ]; do k+=("$1"); shift; done
+	shift
+	mkdir -p "$c/a" "$c/b"
+	runs "$c/a" base kill 100 101 102
+	runs "$c/a" base msg-pipe 100 101 102
+	printf 'base\t0\texact\tkill:kernel\t0\t864.5\n' >>"$c/a/runs.tsv"
+	runs "$c/b" patched kill "${k[@]}"
+	runs "$c/b" patched msg-pipe "$@"
+	printf 'patched\t0\texact\tkill:kernel\t0\t853.9\n' >>"$c/b/runs.tsv"
+	runs "$c/b" extra kill 99 100 101	# a third kernel, overlapping base on both
+	runs "$c/b" extra msg-pipe 101 102 103
+	python3 "$TOP/scripts/bench_report.py" --compare "$c/a" "$c/b" "$c/out" >/dev/null
+}
+# judge DIR: the checks, one line each; non-zero when one fails.
+judge() {
+	local o=$1/out bad=0
+	check() {	# WHAT COMMAND...
+		local what=$1
+		shift
+		if "$@" >/dev/null 2>&1; then echo "ok: $what"; else echo "FAIL: $what"; bad=1; fi
+	}
+	# plot-pmu.dat: figure kernel x height pct lo hi state
+	check "pipe message: patched drawn as a change, with its height" \
+		awk '$1 == "msg-pipe" && $2 == "patched" && $8 == "change" && $4 + 0 < -5 { f = 1 } END { exit !f }' "$o/plot-pmu.dat"
+	check "kill(): patched drawn as no change, no height" \
+		awk '$1 == "kill" && $2 == "patched" && $8 == "no-change" && $4 + 0 == 0 { f = 1 } END { exit !f }' "$o/plot-pmu.dat"
+	check "extra (third kernel): no change on both" \
+		awk '$2 == "extra" { n++; if ($8 != "no-change" || $4 + 0 != 0) bad = 1 } END { exit bad || n != 2 }' "$o/plot-pmu.dat"
+	check "only one change in the picture" \
+		awk '$8 == "change" { n++ } END { exit n != 1 }' "$o/plot-pmu.dat"
+	check "every figure carries its spread (lo <= pct <= hi)" \
+		awk 'NR > 1 && !($6 <= $5 && $5 <= $7) { bad = 1 } END { exit bad }' "$o/plot-pmu.dat"
+	# The table, by the same rule: | label | base | patched | extra | patched vs base | extra vs base |
+	check "table agrees: kill() no significant change, pipe message a change" \
+		awk -F' [|] ' '/^[|] instructions per kill\(\)/ && $5 ~ /^no significant/ { k = 1 }
+			/^[|] instructions per 100-byte message, pipe/ && $5 !~ /^no significant/ { p = 1 } END { exit !(k && p) }' "$o/table.md"
+	check "exact count first: patched -10.6 per kill()" grep -qE '^kill patched [0-9.]+ -10\.6 ' "$o/plot-exact.dat"
+	check "plot.svg written" grep -q '<svg' "$o/plot.svg"
+	check "plot.png written" sh -c "head -c 8 '$o/plot.png' | od -c | grep -q 'P   N   G'"
+	return $bad
+}
+
+echo "# patched: kill() 101-103 overlaps base 100-102; pipe message 90-92 does not"
+case_ good 101 102 103 -- 90 91 92 || fail=1
+judge "$tmp/good" || fail=1
+echo "# the inverse: kill() 90-92 apart, pipe message 101-103 overlapping: the checks must fail"
+case_ inverse 90 91 92 -- 101 102 103 || fail=1
+if judge "$tmp/inverse" >"$tmp/inverse.txt"; then
+	sed 's/^/  /' "$tmp/inverse.txt"
+	echo "FAIL: the checks pass on the inverse: they cannot tell a change from noise"; fail=1
+else
+	sed 's/^/  /' "$tmp/inverse.txt"
+	echo "ok: the checks fail on the inverse"
+fi
+exit $fail
