@@ -34,6 +34,8 @@ static const struct scenario {
 	/* After hotplug: CPU 1 has been offlined and onlined many times. */
 	{ "irqexit-full", irqexit_full, 0 },
 	{ "irqexit-lazy", irqexit_lazy, 0 },
+	{ "irq-replay-full", irq_replay_full, 0 },
+	{ "irq-replay-lazy", irq_replay_lazy, 0 },
 	{ "churn", churn, 1 },
 	{ "stress-ng-kill", stress_kill, 1 },
 	{ "hackbench-process-socket", hackbench_process_socket, 1 },

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib.h"
 #include "scenarios.h"
@@ -198,3 +199,46 @@ int lockdep_alive(void)
 		return result(FAIL, "debug_locks: %d: lockdep turned itself off (see the first splat on the console)", atoi(p));
 	return result(PASS, "debug_locks: 1");
 }
+
+#define REPLAY_DIR KUNIT_DIR "/powerpc_irq_replay"
+
+/*
+ * The series' replay test (powerpc_irq_replay) once more, after a switch to
+ * mode: it ran at boot in the boot's mode only. Writing its debugfs 'run'
+ * file runs it again, synchronously; 'results' then holds that run's KTAP.
+ */
+static int irq_replay(const char *mode)
+{
+	static char buf[16384];
+	char boot_mode[32], *l, *info = NULL;
+	int ret, status = -1;
+
+	if (access(REPLAY_DIR "/run", W_OK))
+		return result(SKIP, "no %s: kernel without the replay test", REPLAY_DIR);
+	if (preempt_get(boot_mode, sizeof(boot_mode)))
+		return result(FAIL, "cannot read the preempt mode");
+	ret = preempt_set(mode);
+	if (ret)
+		return result(FAIL, "cannot switch to %s mode: %s", mode, strerror(-ret));
+	ret = write_str(REPLAY_DIR "/run", "1");
+	preempt_set(boot_mode);
+	if (ret)
+		return result(FAIL, "write %s/run: %s", REPLAY_DIR, strerror(-ret));
+	if (read_str(REPLAY_DIR "/results", buf, sizeof(buf)) < 0)
+		return result(FAIL, "cannot read %s/results", REPLAY_DIR);
+	diag_text("irq-replay: ", buf, 12);
+	for (l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
+		if (strstr(l, "# replay_preempts: CPU"))
+			info = strstr(l, "CPU");
+		else if (!strncmp(l, "    ok ", 7) && strstr(l, " replay_preempts"))
+			status = strstr(l, "# SKIP") ? SKIP : PASS;
+		else if (!strncmp(l, "    not ok ", 11) && strstr(l, " replay_preempts"))
+			status = FAIL;
+	}
+	if (status < 0)
+		return result(FAIL, "no replay_preempts result in %s/results", REPLAY_DIR);
+	return result(status, "%s mode: %s", mode, info ? info : "(no trial counts)");
+}
+
+int irq_replay_full(void) { return irq_replay("full"); }
+int irq_replay_lazy(void) { return irq_replay("lazy"); }

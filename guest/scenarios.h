@@ -11,6 +11,8 @@ int preempt_modes(void);
 int hotplug(void);
 int irqexit_full(void);
 int irqexit_lazy(void);
+int irq_replay_full(void);
+int irq_replay_lazy(void);
 int churn(void);
 int stress_kill(void);
 int hackbench_process_socket(void);

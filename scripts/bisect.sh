@@ -1,9 +1,12 @@
 #!/bin/bash
 # Bisect build: every prefix of the series (patches 1..k, k = 1..N) must build,
-# for each target given (default: ppc64le ppc32). Works in its own work tree
-# (build/bisect-tree, detached HEAD) and output folders build/out/bisect-TARGET;
-# stops at the first patch that breaks a build and names it.
-# Usage: bisect.sh [TARGET...]   (BISECT_FROM=k skips the builds of prefixes < k)
+# for each target given (default: ppc64le ppc32), and its bpf_experimental.h must
+# pass scripts/bpf-header.sh, judged by that prefix's own kernel. Works in its
+# own work tree (build/bisect-tree, detached HEAD) and output folders
+# build/out/bisect-TARGET; stops at the first patch that breaks a build or the
+# bpf header check and names it.
+# Usage: bisect.sh [TARGET...]   (BISECT_FROM=k skips the builds of prefixes < k;
+# the bpf header check, which builds nothing, runs at every prefix)
 . "$(dirname "$0")/common.sh"
 need git
 need_tree "$LINUX"
@@ -39,6 +42,14 @@ for p in "${patches[@]}"; do
 		printf '%s\n' "$msg" | sed 's/^/    git am: /' >&2
 		die "bisect: patch $k/$n $name does not apply"
 	fi
+	# The bisect tree is a work tree of $LINUX: its HEAD is a commit of $LINUX.
+	head=$(git -C "$tree" rev-parse HEAD)
+	log=$logs/$(printf '%04d' "$k")-bpf-header.log
+	if ! "$TOP/scripts/bpf-header.sh" "$head" >"$log" 2>&1; then
+		sed 's/^/    /' "$log" >&2
+		die "bisect: patch $k/$n $name fails the bpf header check (log: $log)"
+	fi
+	say "bisect: [$k/$n] $name: bpf header ok: $(sed -n 's/^bpf-header: bpfel: //p' "$log")"
 	[ "$k" -ge "$from" ] || continue
 	for t in "${targets[@]}"; do
 		log=$logs/$(printf '%04d' "$k")-$t.log

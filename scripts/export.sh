@@ -4,6 +4,12 @@
 # The hand-written cover letter keeps its headers, subject and text; only its
 # shortlog and diffstat are regenerated. Numbered patches no longer in the
 # branch are removed. apply then export gives back the same bytes.
+# Each patch gets To:/Cc: headers, as git format-patch --to/--cc writes them,
+# from the kernel's scripts/get_maintainer.pl (run on the patch against the
+# MAINTAINERS of the exported branch, no git history): To: linuxppc-dev and the
+# maintainers of the powerpc sections it names, Cc: everyone else it names
+# (reviewers, other maintainers, other lists). The cover letter gets the union;
+# its To:/Cc: are regenerated, never hand-written. git am ignores both headers.
 # Usage: export.sh [BRANCH]
 . "$(dirname "$0")/common.sh"
 need git
@@ -30,11 +36,89 @@ if [ -f "$cover" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# The recipients of one patch: writes PATCH.to and PATCH.cc, one address a line.
+ppc_list=linuxppc-dev@lists.ozlabs.org
+git show "$branch:MAINTAINERS" >"$tmp/MAINTAINERS" || die "export: no MAINTAINERS in $branch"
+[ -f scripts/get_maintainer.pl ] || die "export: no scripts/get_maintainer.pl in $LINUX"
+recipients() {
+	local p=$1 gm
+	# --no-fixes: no git lookups of Fixes: commits (the base has no history).
+	# A fixed hash seed: get_maintainer.pl orders sections that match a file
+	# equally well by Perl hash order, random from run to run otherwise.
+	gm=(env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl scripts/get_maintainer.pl
+		--mpath "$tmp/MAINTAINERS" --no-git --no-git-fallback --no-fixes --no-rolestats)
+	if ! "${gm[@]}" --no-roles "$p" >"$p.plain" 2>"$p.err" ||
+		! "${gm[@]}" --roles "$p" >"$p.roles" 2>>"$p.err"; then
+		cat "$p.err" >&2
+		die "export: get_maintainer.pl failed on ${p##*/}"
+	fi
+	# The same addresses (in another order), the second time with their role:
+	# "ADDRESS (maintainer:SECTION)". To: the powerpc list and the maintainers
+	# (M:, status Maintained or Supported) of a powerpc section; Cc: the rest,
+	# in get_maintainer.pl's order.
+	awk -v list="$ppc_list" -v to="$p.to" -v cc="$p.cc" '
+	FILENAME == ARGV[1] { if (NF) plain[++n] = $0; next }
+	NF { roles[++m] = $0 }
+	END {
+		if (n != m) { print "export: get_maintainer.pl gave two different lists" > "/dev/stderr"; exit 1 }
+		printf "" > to; printf "" > cc
+		for (i = 1; i <= n; i++) {
+			a = plain[i]; role = ""
+			for (j = 1; j <= m; j++)
+				if (substr(roles[j], 1, length(a) + 2) == a " (") { role = substr(roles[j], length(a) + 3); break }
+			if (role == "") { print "export: no role for " a " in get_maintainer.pl --roles" > "/dev/stderr"; exit 1 }
+			if (a == list) { print a > to; haslist = 1 }
+			else if (role ~ /^(maintainer|supporter):/ && toupper(role) ~ /POWERPC/) print a > to
+			else print a > cc
+		}
+		if (!haslist) print list > to
+	}' "$p.plain" "$p.roles" || die "export: could not sort the recipients of ${p##*/}"
+}
+# Replaces the To:/Cc: headers of a patch file with the addresses of two files
+# (one a line; none: no header), at the end of the header block, formatted as
+# git format-patch --to/--cc writes them.
+set_recipients() {
+	awk -v tofile="$2" -v ccfile="$3" '
+	function header(name, file,   a, s, n) {
+		n = 0; s = ""
+		while ((getline a < file) > 0) if (a != "") s = s (n++ ? ",\n    " : name ": ") a
+		close(file)
+		if (n) print s
+	}
+	BEGIN { hdr = 1 }
+	hdr && /^(To|Cc):/ { skip = 1; next }
+	hdr && skip && /^[ \t]/ { next }
+	{ skip = 0 }
+	hdr && $0 == "" { header("To", tofile); header("Cc", ccfile); hdr = 0 }
+	{ print }' "$1" >"$1.new" && mv "$1.new" "$1"
+}
 say "export: git format-patch base..$branch ($n commits, [$prefix n/$n]) into ${SERIES#"$TOP"/}/"
 git format-patch -q --numbered --cover-letter --zero-commit --no-signature --no-thread \
 	--no-notes --no-base --subject-prefix="$prefix" -o "$tmp" "base..$branch"
 
+say "export: To:/Cc: from scripts/get_maintainer.pl and $branch:MAINTAINERS"
+for p in "$tmp"/0*.patch; do
+	[ "${p##*/}" != 0000-cover-letter.patch ] || continue
+	recipients "$p"
+	set_recipients "$p" "$p.to" "$p.cc"
+	cat "$p.to" >>"$tmp/all.to"; cat "$p.cc" >>"$tmp/all.cc"
+done
+# The cover letter: the union, in order of first appearance; To: wins over Cc:.
+awk '!seen[$0]++' "$tmp/all.to" >"$tmp/cover.to"
+# Plus, on the cover letter only, the people of kernel/cover-cc's files.
+while read -r f; do
+	[[ -z $f || $f == \#* ]] && continue
+	[ -e "$f" ] || die "export: kernel/cover-cc: no $f in $LINUX"
+	env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl scripts/get_maintainer.pl --mpath "$tmp/MAINTAINERS" \
+		--no-git --no-git-fallback --no-rolestats --no-roles -f "$f" >>"$tmp/all.cc" ||
+		die "export: get_maintainer.pl failed on $f"
+done <"$TOP/kernel/cover-cc"
+awk 'FILENAME == ARGV[1] { to[$0] = 1; next } NF && !to[$0] && !seen[$0]++' "$tmp/cover.to" "$tmp/all.cc" >"$tmp/cover.cc"
+
 if [ -f "$cover" ]; then
+	cp "$cover" "$tmp/cover.old"
+	set_recipients "$tmp/cover.old" /dev/null /dev/null
 	say "export: keeping the subject and text of ${cover##*/}, regenerating its shortlog and diffstat"
 	# The generated part is the shortlog ("Author (n):" and indented subjects)
 	# and the diffstat (lines starting with a space) at the end of the letter.
@@ -70,11 +154,12 @@ if [ -f "$cover" ]; then
 		}
 		if (!os && old[no] != "") print ""
 		for (j = ns; j <= nn; j++) print new[j]
-	}' "$cover" "$tmp/0000-cover-letter.patch" >"$tmp/cover.new"
+	}' "$tmp/cover.old" "$tmp/0000-cover-letter.patch" >"$tmp/cover.new"
 	mv "$tmp/cover.new" "$tmp/0000-cover-letter.patch"
 else
 	say "export: no cover letter yet: writing format-patch's template; fill in its subject and text"
 fi
+set_recipients "$tmp/0000-cover-letter.patch" "$tmp/cover.to" "$tmp/cover.cc"
 
 mkdir -p "$SERIES"
 while read -r old; do

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Self-test of scripts/checkpatch.sh: on the series plus a clean patch and a
-# patch with style errors, it must fail, name the bad patch, and pass the clean one.
+# patch with style errors, it must fail, name the bad patch, and pass the clean one;
+# FILE_PATH_CHANGES alone is answered from MAINTAINERS: a new file no section but
+# THE REST covers fails, one under arch/powerpc/ passes; with another finding, fails.
 . "$(dirname "$0")/lib.sh"
 setup
 "$TOP/scripts/apply.sh" || fail "the series does not apply"
@@ -22,3 +24,49 @@ expect_line "^checkpatch: ${good##*/}: clean$"
 expect_line "^checkpatch: ${bad##*/}: 2 errors, 1 warnings, 0 checks$"
 expect_line "[0-9]+ of [0-9]+ patches have something to fix"
 pass "checkpatch names the bad patch and passes the clean one"
+
+# FILE_PATH_CHANGES ("does MAINTAINERS need updating?") is answered from
+# MAINTAINERS: a patch adding a file that only THE REST covers (init/) fails and
+# names it; one adding a file under arch/powerpc/kernel/tests/ passes and names
+# its section; the same with one more finding fails.
+printf '// SPDX-License-Identifier: GPL-2.0\n/* Harness selftest: a file no MAINTAINERS section covers. */\n' \
+	>"$LINUX/init/harness_selftest.c"
+git -C "$LINUX" add -f init/harness_selftest.c
+orphan=$(commit_as_patch "init: Add a file that no MAINTAINERS section covers
+
+The harness's self-test: checkpatch asks whether MAINTAINERS needs
+updating, and here it does.
+
+$SOB")
+expect_fail "checkpatch on a patch adding a file no section covers" "$TOP/scripts/checkpatch.sh" "$orphan"
+expect_line "^checkpatch: ${orphan##*/}: 0 errors, 1 warnings, 0 checks: FILE_PATH_CHANGES, and MAINTAINERS does need updating$"
+expect_line "^    init/harness_selftest.c \(added\): covered by no MAINTAINERS section but THE REST"
+expect_line "1 of 1 patches have something to fix"
+pass "a patch adding a file that only THE REST covers fails, naming the file"
+
+printf '// SPDX-License-Identifier: GPL-2.0\n/* Harness selftest: a file that LINUX FOR POWERPC covers. */\n' \
+	>"$LINUX/arch/powerpc/kernel/tests/harness_selftest.c"
+git -C "$LINUX" add -f arch/powerpc/kernel/tests/harness_selftest.c
+covered=$(commit_as_patch "powerpc/64: Add a file under the KUnit tests folder
+
+The harness's self-test: checkpatch asks whether MAINTAINERS needs
+updating, and LINUX FOR POWERPC already covers arch/powerpc/.
+
+$SOB")
+"$TOP/scripts/checkpatch.sh" "$covered" >"$T/out" 2>&1 || { cat "$T/out"; fail "checkpatch failed a patch adding a file LINUX FOR POWERPC covers"; }
+cat "$T/out"
+expect_line "^checkpatch: ${covered##*/}: clean; FILE_PATH_CHANGES answered: MAINTAINERS covers every added, deleted or renamed file$"
+expect_line "^    arch/powerpc/kernel/tests/harness_selftest.c \(added\): LINUX FOR POWERPC \(32-BIT AND 64-BIT\)$"
+pass "a patch adding a file under arch/powerpc/kernel/tests/ passes, naming LINUX FOR POWERPC"
+
+printf '// SPDX-License-Identifier: GPL-2.0\n/* Harness selftest: covered, but with trailing whitespace. */ \n' \
+	>"$LINUX/arch/powerpc/kernel/tests/harness_selftest2.c"
+git -C "$LINUX" add -f arch/powerpc/kernel/tests/harness_selftest2.c
+both=$(commit_as_patch "powerpc/64: Add a second file under the KUnit tests folder
+
+The harness's self-test: a covered new file, and a style error besides.
+
+$SOB")
+expect_fail "checkpatch on a patch with FILE_PATH_CHANGES and an error" "$TOP/scripts/checkpatch.sh" "$both"
+expect_line "^checkpatch: ${both##*/}: 1 errors, 1 warnings, 0 checks$"
+pass "FILE_PATH_CHANGES with another finding still fails"
