@@ -12,7 +12,7 @@ help:
 	@echo "make deps        install the Debian packages the harness needs (as root; skips what is there)"
 	@echo "make source      fetch the pinned Linux base (kernel/base.env) into build/linux, tag 'base'"
 	@echo "make apply       git am series/ onto the base in branch 'series' of build/linux"
-	@echo "make export      write branch BRANCH (default: dev) of build/linux back into series/"
+	@echo "make export      write branch BRANCH (default: dev) of build/linux back into series/, To:/Cc: from get_maintainer.pl"
 	@echo "make checkpatch  checkpatch.pl --strict on every patch of series/"
 	@echo "make sparse      sparse and W=1 on the objects the series touches: no new warning against base"
 	@echo "make build       build vmlinux for TARGET=$(subst $() ,|,$(TARGETS)) (default: ppc64le) in build/out/TARGET"
@@ -20,10 +20,10 @@ help:
 	@echo "make bench-host  NAME=base|patched: the bench's workloads on the running kernel (a POWER10 LPAR)"
 	@echo "make bench-compare A=dir B=dir: the table and plot of two result folders"
 	@echo "make deb         linux-image and linux-headers .deb of the patched kernel (CONFIG=file; default: bench config)"
-	@echo "make check       checkpatch, sparse, builds of ppc64le, ppc64, ppc32, book3e, KUnit (kunit.py) LE, BE, ppc32"
+	@echo "make check       checkpatch, sparse, builds of ppc64le, ppc64, ppc32, book3e, ppc64le-radix, KUnit (kunit.py) LE, BE, ppc32"
 	@echo "make test        the tests: deps, source, apply, checkpatch, ppc64le debug build (guest-le), sparse,"
 	@echo "                 disasm, boot tests (LE full and lazy, BE), KUnit at boot and on ppc32, self-tests"
-	@echo "make test-full   check + test + every prefix builds + the base booted + negative controls"
+	@echo "make test-full   check + test + every prefix builds + the base booted + the replay bug on base + negative controls"
 	@echo "make boot        boot the patched LE guest to a busybox shell (Ctrl-A X quits)"
 
 deps:

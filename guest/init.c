@@ -36,6 +36,7 @@ static const struct scenario {
 	{ "irqexit-lazy", irqexit_lazy, 0 },
 	{ "irq-replay-full", irq_replay_full, 0 },
 	{ "irq-replay-lazy", irq_replay_lazy, 0 },
+	{ "nmi-storm", nmi_storm, 0 },
 	{ "churn", churn, 1 },
 	{ "stress-ng-kill", stress_kill, 1 },
 	{ "hackbench-process-socket", hackbench_process_socket, 1 },

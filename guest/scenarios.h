@@ -13,6 +13,7 @@ int irqexit_full(void);
 int irqexit_lazy(void);
 int irq_replay_full(void);
 int irq_replay_lazy(void);
+int nmi_storm(void);
 int churn(void);
 int stress_kill(void);
 int hackbench_process_socket(void);

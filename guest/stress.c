@@ -195,18 +195,23 @@ static long pmi_total(void)
 	return sum;
 }
 
-static int pmu_open(int cpu, unsigned long config)
+static int pmu_open_period(int cpu, unsigned long config, unsigned long period)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_HARDWARE,
 		.size = sizeof(attr),
 		.config = config,
-		.sample_period = PMU_PERIOD,
+		.sample_period = period,
 		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID,
 		.disabled = 1,
 	};
 
 	return syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static int pmu_open(int cpu, unsigned long config)
+{
+	return pmu_open_period(cpu, config, PMU_PERIOD);
 }
 
 void pmu_start(void)
@@ -271,4 +276,61 @@ int pmu_finish(int loads_ran)
 		return result(FAIL, "no PMU interrupt (%ld PMIs, %llu bytes of samples) for %llu %s",
 			      pmi, samples, count, pmu.event);
 	return result(PASS, "%llu %s, %ld PMU interrupts during the loads", count, pmu.event, pmi);
+}
+
+#define STORM_PERIOD	20000	/* cycles between PMIs */
+#define STORM_RUNS	5
+#define PREEMPT_SUITE	"/sys/kernel/debug/kunit/powerpc_preempt"
+
+/*
+ * The series' KUnit suite, run again and again from debugfs while every CPU
+ * takes PMIs as fast as the PMU gives them. Its NMI cases push the NMI field
+ * to its full depth: a PMI taken there (as an NMI, even when interrupts are
+ * only soft-masked) would overflow the field and BUG in nmi_exit(), unless
+ * the suite hard-disables around them.
+ */
+int nmi_storm(void)
+{
+	static char buf[65536];
+	int fd[64], n = 0, bad = 0, runs;
+	long pmi0, pmi;
+
+	if (access(PREEMPT_SUITE "/run", W_OK))
+		return result(SKIP, "no %s: kernel without the series' suite", PREEMPT_SUITE);
+	/* No throttling of the PMIs by the time they take */
+	write_str("/proc/sys/kernel/perf_cpu_time_max_percent", "0");
+	for (int cpu = 0; cpu < online_cpus() && n < 64; cpu++) {
+		fd[n] = pmu_open_period(cpu, PERF_COUNT_HW_CPU_CYCLES, STORM_PERIOD);
+		if (fd[n] < 0)
+			break;
+		ioctl(fd[n++], PERF_EVENT_IOC_ENABLE, 0);
+	}
+	if (n < online_cpus()) {
+		for (int i = 0; i < n; i++)
+			close(fd[i]);
+		return result(FAIL, "perf_event_open(cycles, period %d) on CPU %d: %s",
+			      STORM_PERIOD, n, strerror(errno));
+	}
+	pmi0 = pmi_total();
+	for (runs = 0; runs < STORM_RUNS; runs++) {
+		if (write_str(PREEMPT_SUITE "/run", "1") ||
+		    read_str(PREEMPT_SUITE "/results", buf, sizeof(buf)) < 0) {
+			bad++;
+			break;
+		}
+		if (!strstr(buf, "\nok 1 powerpc_preempt")) {
+			diag_text("nmi-storm: ", buf, 20);
+			bad++;
+		}
+	}
+	pmi = pmi_total() - pmi0;
+	for (int i = 0; i < n; i++)
+		close(fd[i]);
+	diag("nmi-storm: %d runs of powerpc_preempt, %ld PMIs on %d CPUs (period %d cycles)",
+	     runs, pmi, n, STORM_PERIOD);
+	if (bad)
+		return result(FAIL, "the suite failed in %d of %d runs under the PMI storm", bad, runs);
+	if (pmi < 100 * STORM_RUNS)
+		return result(FAIL, "only %ld PMIs: no storm, nothing tested", pmi);
+	return result(PASS, "%d runs of the suite, %ld PMIs meanwhile", runs, pmi);
 }
