@@ -200,7 +200,27 @@ int lockdep_alive(void)
 	return result(PASS, "debug_locks: 1");
 }
 
-#define REPLAY_DIR KUNIT_DIR "/powerpc_irq_replay"
+/*
+ * Runs a KUnit suite again, synchronously, by writing its debugfs 'run'
+ * file, and reads that run's KTAP into buf. Returns 0, -ENOENT if the
+ * kernel has no such suite, or another -errno.
+ */
+int kunit_rerun(const char *suite, char *buf, size_t size)
+{
+	char path[256];
+	int ret;
+
+	snprintf(path, sizeof(path), KUNIT_DIR "/%s/run", suite);
+	if (access(path, W_OK))
+		return -ENOENT;
+	ret = write_str(path, "1");
+	if (ret)
+		return ret;
+	snprintf(path, sizeof(path), KUNIT_DIR "/%s/results", suite);
+	return read_str(path, buf, size) < 0 ? -EIO : 0;
+}
+
+#define REPLAY_SUITE "powerpc_irq_replay"
 
 /*
  * The series' replay test (powerpc_irq_replay) once more, after a switch to
@@ -213,19 +233,17 @@ static int irq_replay(const char *mode)
 	char boot_mode[32], *l, *info = NULL;
 	int ret, status = -1;
 
-	if (access(REPLAY_DIR "/run", W_OK))
-		return result(SKIP, "no %s: kernel without the replay test", REPLAY_DIR);
+	if (access(KUNIT_DIR "/" REPLAY_SUITE "/run", W_OK))
+		return result(SKIP, "no suite %s: kernel without the replay test", REPLAY_SUITE);
 	if (preempt_get(boot_mode, sizeof(boot_mode)))
 		return result(FAIL, "cannot read the preempt mode");
 	ret = preempt_set(mode);
 	if (ret)
 		return result(FAIL, "cannot switch to %s mode: %s", mode, strerror(-ret));
-	ret = write_str(REPLAY_DIR "/run", "1");
+	ret = kunit_rerun(REPLAY_SUITE, buf, sizeof(buf));
 	preempt_set(boot_mode);
 	if (ret)
-		return result(FAIL, "write %s/run: %s", REPLAY_DIR, strerror(-ret));
-	if (read_str(REPLAY_DIR "/results", buf, sizeof(buf)) < 0)
-		return result(FAIL, "cannot read %s/results", REPLAY_DIR);
+		return result(FAIL, "rerun of %s: %s", REPLAY_SUITE, strerror(-ret));
 	diag_text("irq-replay: ", buf, 12);
 	for (l = strtok(buf, "\n"); l; l = strtok(NULL, "\n")) {
 		if (strstr(l, "# replay_preempts: CPU"))
@@ -236,7 +254,7 @@ static int irq_replay(const char *mode)
 			status = FAIL;
 	}
 	if (status < 0)
-		return result(FAIL, "no replay_preempts result in %s/results", REPLAY_DIR);
+		return result(FAIL, "no replay_preempts result from %s", REPLAY_SUITE);
 	return result(status, "%s mode: %s", mode, info ? info : "(no trial counts)");
 }
 

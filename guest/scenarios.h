@@ -33,6 +33,9 @@ int bench_msg(int wfd, int rfd);
 void pmu_start(void);
 int pmu_finish(int loads_ran);
 
+/* guest/scenarios.c: a KUnit suite run again from debugfs, its KTAP in buf. */
+int kunit_rerun(const char *suite, char *buf, size_t size);
+
 int preempt_get(char *mode, size_t size);
 int preempt_set(const char *mode);
 

@@ -280,7 +280,7 @@ int pmu_finish(int loads_ran)
 
 #define STORM_PERIOD	20000	/* cycles between PMIs */
 #define STORM_RUNS	5
-#define PREEMPT_SUITE	"/sys/kernel/debug/kunit/powerpc_preempt"
+#define PREEMPT_SUITE	"powerpc_preempt"
 
 /*
  * The series' KUnit suite, run again and again from debugfs while every CPU
@@ -295,8 +295,8 @@ int nmi_storm(void)
 	int fd[64], n = 0, bad = 0, runs;
 	long pmi0, pmi;
 
-	if (access(PREEMPT_SUITE "/run", W_OK))
-		return result(SKIP, "no %s: kernel without the series' suite", PREEMPT_SUITE);
+	if (access("/sys/kernel/debug/kunit/" PREEMPT_SUITE "/run", W_OK))
+		return result(SKIP, "no suite %s: kernel without the series' suite", PREEMPT_SUITE);
 	/* No throttling of the PMIs by the time they take */
 	write_str("/proc/sys/kernel/perf_cpu_time_max_percent", "0");
 	for (int cpu = 0; cpu < online_cpus() && n < 64; cpu++) {
@@ -313,8 +313,7 @@ int nmi_storm(void)
 	}
 	pmi0 = pmi_total();
 	for (runs = 0; runs < STORM_RUNS; runs++) {
-		if (write_str(PREEMPT_SUITE "/run", "1") ||
-		    read_str(PREEMPT_SUITE "/results", buf, sizeof(buf)) < 0) {
+		if (kunit_rerun(PREEMPT_SUITE, buf, sizeof(buf))) {
 			bad++;
 			break;
 		}
