@@ -41,13 +41,13 @@ trap 'rm -rf "$tmp"' EXIT
 ppc_list=linuxppc-dev@lists.ozlabs.org
 git show "$branch:MAINTAINERS" >"$tmp/MAINTAINERS" || die "export: no MAINTAINERS in $branch"
 [ -f scripts/get_maintainer.pl ] || die "export: no scripts/get_maintainer.pl in $LINUX"
+# get_maintainer.pl as export runs it. --no-fixes: no git lookups of Fixes:
+# commits (the base has no history). A fixed hash seed: it orders sections that
+# match a file equally well by Perl hash order, random from run to run otherwise.
+gm=(env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl scripts/get_maintainer.pl
+	--mpath "$tmp/MAINTAINERS" --no-git --no-git-fallback --no-fixes --no-rolestats)
 recipients() {
-	local p=$1 gm
-	# --no-fixes: no git lookups of Fixes: commits (the base has no history).
-	# A fixed hash seed: get_maintainer.pl orders sections that match a file
-	# equally well by Perl hash order, random from run to run otherwise.
-	gm=(env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl scripts/get_maintainer.pl
-		--mpath "$tmp/MAINTAINERS" --no-git --no-git-fallback --no-fixes --no-rolestats)
+	local p=$1
 	if ! "${gm[@]}" --no-roles "$p" >"$p.plain" 2>"$p.err" ||
 		! "${gm[@]}" --roles "$p" >"$p.roles" 2>>"$p.err"; then
 		cat "$p.err" >&2
@@ -110,8 +110,7 @@ awk '!seen[$0]++' "$tmp/all.to" >"$tmp/cover.to"
 while read -r f; do
 	[[ -z $f || $f == \#* ]] && continue
 	[ -e "$f" ] || die "export: kernel/cover-cc: no $f in $LINUX"
-	env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl scripts/get_maintainer.pl --mpath "$tmp/MAINTAINERS" \
-		--no-git --no-git-fallback --no-rolestats --no-roles -f "$f" >>"$tmp/all.cc" ||
+	"${gm[@]}" --no-roles -f "$f" >>"$tmp/all.cc" ||
 		die "export: get_maintainer.pl failed on $f"
 done <"$TOP/kernel/cover-cc"
 awk 'FILENAME == ARGV[1] { to[$0] = 1; next } NF && !to[$0] && !seen[$0]++' "$tmp/cover.to" "$tmp/all.cc" >"$tmp/cover.cc"
