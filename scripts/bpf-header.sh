@@ -25,7 +25,7 @@ mkdir -p "$tmp/bpf"
 show() { git -C "$LINUX" show "$ref:$1" >"$2" || die "bpf-header: no $1 at $ref"; }
 show tools/testing/selftests/bpf/bpf_experimental.h "$tmp/bpf_experimental.h"
 for h in bpf_helpers.h bpf_tracing.h bpf_core_read.h; do show "tools/lib/bpf/$h" "$tmp/bpf/$h"; done
-show "$(git -C "$LINUX" ls-tree -r --name-only "$ref" tools/testing/selftests/bpf | grep -m1 '/bpf_may_goto\.h$')" "$tmp/bpf_may_goto.h"
+show "$(git -C "$LINUX" ls-tree -r --name-only "$ref" tools/testing/selftests/bpf | grep '/bpf_may_goto\.h$' | sed -n 1p)" "$tmp/bpf_may_goto.h"
 show include/uapi/linux/bpf.h "$tmp/uapi-bpf.h"
 show scripts/bpf_doc.py "$tmp/bpf_doc.py"
 python3 "$tmp/bpf_doc.py" --header --file "$tmp/uapi-bpf.h" >"$tmp/bpf/bpf_helper_defs.h" ||

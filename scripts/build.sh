@@ -22,11 +22,11 @@ need ccache; need "${T_CROSS}gcc"
 blame_errors() {
 	local tree=$1 log=$2 base file line sha k subject
 	base=$(git -C "$tree" rev-parse -q --verify 'base^{commit}') || return 0
-	grep -oE "^[^ :]+\.[chS]:[0-9]+(:[0-9]+)?: (fatal )?error" "$log" | cut -d: -f1,2 | awk '!seen[$0]++' | head -n 5 |
+	grep -oE "^[^ :]+\.[chS]:[0-9]+(:[0-9]+)?: (fatal )?error" "$log" | cut -d: -f1,2 | awk '!seen[$0]++ && n++ < 5' |
 		while IFS=: read -r file line; do
 			file=${file#"$tree"/}
 			[ -f "$tree/$file" ] || continue
-			sha=$(git -C "$tree" blame --porcelain -L "$line,$line" base..HEAD -- "$file" 2>/dev/null | head -n1 | cut -d' ' -f1)
+			sha=$(git -C "$tree" blame --porcelain -L "$line,$line" base..HEAD -- "$file" 2>/dev/null | awk 'NR == 1 { print $1 }')
 			if [ -z "$sha" ] || [ "$sha" = "$base" ]; then continue; fi
 			k=$(git -C "$tree" rev-list --reverse base..HEAD | grep -n "^$sha" | cut -d: -f1)
 			subject=$(git -C "$tree" log -1 --format=%s "$sha")

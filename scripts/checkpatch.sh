@@ -72,7 +72,7 @@ for p in "${patches[@]}"; do
 	# Debian's python3 first, for spdxcheck.py's ply and git.
 	rc=0
 	out=$(cd "$LINUX" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --no-color --show-types "$p" 2>&1) || rc=$?
-	if printf '%s\n' "$out" | grep -q '^Traceback'; then
+	if grep -q '^Traceback' <<<"$out"; then
 		printf '%s\n' "$out" >&2
 		die "checkpatch: a helper script of checkpatch crashed on $name: run 'make deps'"
 	fi

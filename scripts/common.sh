@@ -29,7 +29,7 @@ apt_mirror() {
 	uri=$(grep -rhsE '^(URIs:|deb )' /etc/apt/sources.list /etc/apt/sources.list.d/*.sources \
 		/etc/apt/sources.list.d/*.list 2>/dev/null |
 		grep -E '/debian/?( |$)' | grep -v -- '-security' |
-		sed -E 's/^URIs:[[:space:]]*//; s/^deb (\[[^]]*\] )?//' | awk '{print $1}' | head -n1) || true
+		sed -E 's/^URIs:[[:space:]]*//; s/^deb (\[[^]]*\] )?//' | awk 'NR == 1 { print $1 }') || true
 	[ -n "$uri" ] || die "no Debian mirror found in /etc/apt/sources.list*: cannot fetch packages"
 	echo "${uri%/}"
 }

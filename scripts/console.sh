@@ -117,7 +117,7 @@ fi
 # ---- the KUnit suites this kernel must have run (KUNIT_SUITES, from kernel/qemu/TARGET).
 for suite in ${KUNIT_SUITES:-}; do
 	res=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | grep -E "^(not )?ok [0-9]+ $suite( |$)" | tail -n1 || true)
-	totals=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | grep -m1 -E "^# $suite: pass:" | sed -E "s/^# $suite: //" || true)
+	totals=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | sed -nE "s/^# $suite: (pass:)/\1/p" | sed -n 1p || true)
 	case $res in
 	"") add "not ok 0 kunit-$suite # the suite did not run at boot" ;;
 	"not ok"*) add "not ok 0 kunit-$suite # $totals" ;;

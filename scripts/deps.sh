@@ -14,7 +14,7 @@ QEMU_SUITE=${QEMU_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME}-backpo
 
 missing=
 for p in $PKGS; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing="$missing $p"
+	[[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *'ok installed' ]] || missing="$missing $p"
 done
 qemu_ok() {
 	command -v qemu-system-ppc64 >/dev/null &&
@@ -45,6 +45,6 @@ if ! qemu_ok; then
 	say "deps: installing qemu-system-ppc from $QEMU_SUITE"
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 		-t "$QEMU_SUITE" qemu-system-ppc >/dev/null || die "deps: cannot install qemu-system-ppc from $QEMU_SUITE"
-	qemu_ok || die "deps: qemu-system-ppc64 is older than 8: $(qemu-system-ppc64 --version | head -n1)"
+	qemu_ok || die "deps: qemu-system-ppc64 is older than 8: $(qemu-system-ppc64 --version | sed -n 1p)"
 fi
-say "deps: done ($(qemu-system-ppc64 --version | head -n1))"
+say "deps: done ($(qemu-system-ppc64 --version | sed -n 1p))"

@@ -31,7 +31,7 @@ fi
 cover=$SERIES/0000-cover-letter.patch
 prefix=PATCH
 if [ -f "$cover" ]; then
-	p=$(sed -n 's/^Subject: \[\(.*\) 0\/[0-9][0-9]*\].*/\1/p' "$cover" | head -n1)
+	p=$(sed -n 's/^Subject: \[\(.*\) 0\/[0-9][0-9]*\].*/\1/p' "$cover" | sed -n 1p)
 	[ -z "$p" ] || prefix=$p
 fi
 tmp=$(mktemp -d)

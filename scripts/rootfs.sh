@@ -47,12 +47,12 @@ usrmerge() {
 fetch() {
 	local pkg=$1 ver=${universe[$1]} deb
 	[ -e "$sysroot/.pkgs/$pkg=$ver" ] && return 0
-	deb=$(ls "$debs/${pkg}_"*.deb 2>/dev/null | grep -F "_${ver//:/%3a}_" | head -n1) || true
+	deb=$(ls "$debs/${pkg}_"*.deb 2>/dev/null | grep -F "_${ver//:/%3a}_" | sed -n 1p) || true
 	if [ -z "$deb" ]; then
 		say "rootfs: download $pkg $ver ($SUITE $DEB_ARCH)"
 		(cd "$debs" && apt-get $apt download "$pkg=$ver" >/dev/null) ||
 			die "rootfs: cannot download $pkg $ver from $SUITE ($DEB_ARCH): stale package lists? rm -r $BUILD/apt/$SUITE-$DEB_ARCH/lists and retry"
-		deb=$(ls "$debs/${pkg}_"*.deb | grep -F "_${ver//:/%3a}_" | head -n1)
+		deb=$(ls "$debs/${pkg}_"*.deb | grep -F "_${ver//:/%3a}_" | sed -n 1p)
 	fi
 	dpkg-deb -x "$deb" "$sysroot" || die "rootfs: cannot extract $deb"
 	usrmerge
@@ -137,7 +137,7 @@ elif [ -n "${DEB_PKGS:-}" ]; then
 		new=0
 		for m in "${missing[@]}"; do
 			f=${m#* }
-			owner=$(grep -lxF "$f" "$sysroot"/.pkgs/*.files | head -n1) || true
+			owner=$(grep -lxF "$f" "$sysroot"/.pkgs/*.files | sed -n 1p) || true
 			owner=${owner##*/}; owner=${owner%.files}
 			[ -n "$owner" ] && [ -z "${expanded[$owner]:-}" ] || continue
 			expanded[$owner]=1

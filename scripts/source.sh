@@ -20,7 +20,7 @@ if [ ! -f "$deb" ]; then
 	# shellcheck disable=SC2086
 	(cd "$BUILD/dl" && apt-get $opts download "$BASE_PKG=$BASE_DEB_VERSION") ||
 		die "source: $BASE_PKG $BASE_DEB_VERSION is not in $BASE_SUITE: pin another version in kernel/base.env"
-	f=$(ls "$BUILD/dl/${BASE_PKG}_"*"_all.deb" | head -n1)
+	f=$(ls "$BUILD/dl/${BASE_PKG}_"*"_all.deb" | sed -n 1p)
 	[ "$f" = "$deb" ] || mv "$f" "$deb"
 fi
 got=$(sha256sum "$deb" | cut -d' ' -f1)
@@ -34,7 +34,7 @@ rm -rf "$tmp" "$LINUX"
 mkdir -p "$tmp"
 say "source: unpacking"
 dpkg-deb -x "$deb" "$tmp"
-tarball=$(ls "$tmp"/usr/src/linux-source-*.tar.* | head -n1)
+tarball=$(ls "$tmp"/usr/src/linux-source-*.tar.* | sed -n 1p)
 [ -f "$tarball" ] || die "source: no kernel tarball inside $deb"
 mkdir -p "$LINUX"
 tar -xf "$tarball" -C "$LINUX" --strip-components=1

@@ -104,7 +104,7 @@ if [ -s "$logs/new.warnings" ]; then
 	sed 's/^/NEW: /' "$logs/new.warnings" >&2
 	echo "---- where (from $logs/series.log) ----" >&2
 	sed -E 's/^[^:]+: //' "$logs/new.warnings" | sort -u | while IFS= read -r msg; do
-		grep -F -- "$msg" "$logs/series.log" | head -n 3
+		grep -F -- "$msg" "$logs/series.log" | sed -n 1,3p
 	done >&2
 	die "sparse: the series adds $(wc -l <"$logs/new.warnings") sparse/W=1 diagnostics (logs: $logs)"
 fi

@@ -35,7 +35,7 @@ pass "each KUnit suite the kernel must run is one result; a missing one fails"
 # A known splat whose fix (its 'fixed-by:' subject) is in the booted tree is new.
 fixed=$T/fixed-tree
 git init -q "$fixed" && git -C "$fixed" commit -q --allow-empty -m base && git -C "$fixed" tag base
-git -C "$fixed" commit -q --allow-empty -m "$(sed -nE 's/^fixed-by: \^?([^$]*)\$?$/\1/p' "$TOP/tests/known-splats.txt" | head -n1)"
+git -C "$fixed" commit -q --allow-empty -m "$(sed -nE 's/^fixed-by: \^?([^$]*)\$?$/\1/p' "$TOP/tests/known-splats.txt" | sed -n 1p)"
 KERNEL_TREE=$fixed expect_fail "a known splat in a kernel that has its fix" "$TOP/scripts/console.sh" "$logs/known.log"
 expect_line '^not ok [0-9]+ splats # [0-9]+ new splat'
 expect_line '^not ok [0-9]+ lockdep-alive # debug_locks: 0'

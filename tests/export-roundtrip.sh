@@ -31,11 +31,12 @@ for p in "$cover" $(series_patches); do
 done
 # The powerpc patches go to the powerpc maintainer (M:) and list, the selftest
 # commits (lib/) to linuxppc-dev with linux-kernel in Cc:; the cover letter: all.
-p=$(series_patches | head -n1)
-recipients "$p" To | grep -q "^To: [^,]*<[^>]*>,.*$ppc" || fail "${p##*/}: To: is not the powerpc maintainer and $ppc: $(recipients "$p" To)"
-p=$(series_patches | tail -n1)
+mapfile -t patches < <(series_patches)
+p=${patches[0]}
+grep -q "^To: [^,]*<[^>]*>,.*$ppc" <<<"$(recipients "$p" To)" || fail "${p##*/}: To: is not the powerpc maintainer and $ppc: $(recipients "$p" To)"
+p=${patches[-1]}
 [ "$(recipients "$p" To)" = "To: $ppc" ] || fail "${p##*/}: To: should be $ppc alone: $(recipients "$p" To)"
-recipients "$p" Cc | grep -q 'linux-kernel@vger.kernel.org' || fail "${p##*/}: no linux-kernel in Cc:"
+grep -q 'linux-kernel@vger.kernel.org' <<<"$(recipients "$p" Cc)" || fail "${p##*/}: no linux-kernel in Cc:"
 for p in $(series_patches); do
 	recipients "$p" To | sed 's/^To: //; s/,    /\n/g' | sed 's/,$//'
 done | sort -u >"$T/to.patches"
@@ -70,5 +71,5 @@ grep -q "^  not a shortlog: the body goes on$" "$cover" || fail "cover letter te
 grep -q "^  selftest: first change$" "$cover" || fail "shortlog lost the first change"
 ! grep -q "selftest: second change" "$cover" || fail "shortlog still lists the dropped commit"
 ! grep -q "stale@example.org" "$cover" || fail "the cover letter kept a stale Cc:"
-recipients "$cover" To | grep -q "$ppc" || fail "the cover letter lost its To: $ppc"
+grep -q "$ppc" <<<"$(recipients "$cover" To)" || fail "the cover letter lost its To: $ppc"
 pass "the cover letter's count, shortlog and diffstat follow the branch"

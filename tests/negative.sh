@@ -15,7 +15,7 @@ name=${1:?usage: negative.sh NAME [REF]; NAME: $(cd "$TOP/tests/negative" && ls 
 ref=${2:-$branch}
 patch=$TOP/tests/negative/$name.patch
 [ -f "$patch" ] || fail "no $patch"
-field() { sed -nE "s/^$1: *//p" "$patch" | head -n1; }
+field() { sed -nE "s/^$1: *//p" "$patch" | sed -n 1p; }
 caught=$(field Caught-by) still=$(field Still-ok) args=$(field Boot-args) test=$(field Test)
 [ -n "$caught" ] || fail "$patch has no 'Caught-by:' line"
 tree=$BUILD/negative/linux

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 export LINUX=$MAIN_LINUX
 
-patch=$(grep -l '^+++ b/arch/powerpc/kernel/tests/irq_replay_kunit.c' "$TOP"/series/0*.patch | head -n1)
+patch=$(grep -l '^+++ b/arch/powerpc/kernel/tests/irq_replay_kunit.c' "$TOP"/series/0*.patch | sed -n 1p)
 [ -n "$patch" ] || fail "no patch of series/ adds irq_replay_kunit.c"
 tree=$BUILD/replay-base/linux
 need_tree "$LINUX"
