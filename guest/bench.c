@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The bench scenarios (make bench, guest.run=bench-*): never run by default.
- * bench-count: instructions per kill() and per message, from the guest PMU
- *   (perf_event_open, this task only), for 1 vCPU. QEMU's TCG PMU ignores
+ * bench-count: instructions per kill(), per message, per getppid(), per
+ *   1-byte read() of /dev/zero and per round trip of a byte between two
+ *   tasks (two context switches), from the guest PMU (perf_event_open, this
+ *   task only: the round trip's other task is not counted), for 1 vCPU. QEMU's TCG PMU ignores
  *   exclude_user, so the kill() loop is measured against a calibration loop
  *   of the same user-side shape without the syscall.
  * bench-load: stress-ng --kill and hackbench, timed (emulated time).
@@ -16,6 +18,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <signal.h>
 #include <stdint.h>
@@ -114,11 +117,73 @@ static uint64_t msg_loop(int fd, int wfd, int rfd, long msgs)
 	return stop(fd);
 }
 
+/* The null system call. */
+int bench_null(void *arg)
+{
+	(void)arg;
+	return getppid() <= 0;
+}
+
+/* An fd lookup and a 1-byte read(); arg: an fd of /dev/zero. */
+int bench_read1(void *arg)
+{
+	char c;
+
+	return read(*(int *)arg, &c, 1) != 1;
+}
+
+/* A task that sends back every byte it reads: one round trip, two switches. */
+int pingpong_start(struct pingpong *pp)
+{
+	char c;
+
+	if (pipe(pp->to) || pipe(pp->from))
+		return -1;
+	pp->pid = fork();
+	if (pp->pid < 0)
+		return -1;
+	if (!pp->pid) {
+		close(pp->to[1]);
+		close(pp->from[0]);
+		while (read(pp->to[0], &c, 1) == 1 && write(pp->from[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(pp->to[0]);
+	close(pp->from[1]);
+	return 0;
+}
+
+int bench_pingpong(void *arg)
+{
+	struct pingpong *pp = arg;
+	char c = 1;
+
+	return write(pp->to[1], &c, 1) != 1 || read(pp->from[0], &c, 1) != 1;
+}
+
+void pingpong_stop(struct pingpong *pp)
+{
+	close(pp->to[1]);
+	close(pp->from[0]);
+	waitpid(pp->pid, NULL, 0);
+}
+
+static uint64_t step_loop(int fd, int (*step)(void *), void *arg, long n)
+{
+	start(fd);
+	for (long i = 0; i < n; i++)
+		if (step(arg))
+			return 0;
+	return stop(fd);
+}
+
 int bench_count(void)
 {
 	long reps = bench_param("bench.reps", 5), calls = bench_param("bench.calls", 20000);
 	long msgs = bench_param("bench.msgs", 5000);
-	int fd = counter(0, 0), fdk = counter(1, 0), sv[2], pv[2];
+	int fd = counter(0, 0), fdk = counter(1, 0), sv[2], pv[2], zero;
+	struct pingpong pp;
 	uint64_t empty, all, kern;
 
 	if (fd < 0)
@@ -133,27 +198,40 @@ int bench_count(void)
 	diag("BENCH pmu exclude_user=%s all=%llu kernel_only=%llu (calibration loop, %ld calls)",
 	     fdk < 0 ? "unsupported" : kern * 2 < all ? "honoured" : "ignored",
 	     (unsigned long long)all, (unsigned long long)kern, calls);
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || pipe(pv))
-		return result(FAIL, "socketpair/pipe: %s", strerror(errno));
+	zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || pipe(pv) || zero < 0 || pingpong_start(&pp))
+		return result(FAIL, "socketpair/pipe/open(/dev/zero)/fork: %s", strerror(errno));
 	for (long r = 1; r <= reps; r++) {
 		uint64_t k = kill_loop(fd, kill, calls), c = kill_loop(fd, nokill, calls);
 		uint64_t s = msg_loop(fd, sv[0], sv[1], msgs), p = msg_loop(fd, pv[1], pv[0], msgs);
+		uint64_t n = step_loop(fd, bench_null, NULL, calls), z = step_loop(fd, bench_read1, &zero, calls);
+		uint64_t x = step_loop(fd, bench_pingpong, &pp, msgs);
 
-		if (!k || !c || !s || !p)
-			return result(FAIL, "a counted loop failed: kill %llu, calibration %llu, socket %llu, pipe %llu",
-				      (unsigned long long)k, (unsigned long long)c,
-				      (unsigned long long)s, (unsigned long long)p);
+		if (!k || !c || !s || !p || !n || !z || !x) {
+			pingpong_stop(&pp);
+			return result(FAIL, "a counted loop failed: kill %llu, calibration %llu, socket %llu, pipe %llu, "
+				      "getppid %llu, read %llu, round trip %llu",
+				      (unsigned long long)k, (unsigned long long)c, (unsigned long long)s,
+				      (unsigned long long)p, (unsigned long long)n, (unsigned long long)z,
+				      (unsigned long long)x);
+		}
 		diag("BENCH count=kill rep=%ld value=%.2f total=%llu calls=%ld", r,
 		     (double)(k - empty) / calls, (unsigned long long)k, calls);
 		diag("BENCH count=kill-calibration rep=%ld value=%.2f", r, (double)(c - empty) / calls);
 		diag("BENCH count=kill-syscall rep=%ld value=%.2f", r, (double)((int64_t)k - (int64_t)c) / calls);
 		diag("BENCH count=msg-socket rep=%ld value=%.2f", r, (double)(s - empty) / msgs);
 		diag("BENCH count=msg-pipe rep=%ld value=%.2f", r, (double)(p - empty) / msgs);
+		diag("BENCH count=null rep=%ld value=%.2f", r, (double)(n - empty) / calls);
+		diag("BENCH count=read-zero rep=%ld value=%.2f", r, (double)(z - empty) / calls);
+		diag("BENCH count=ctxsw rep=%ld value=%.2f", r, (double)(x - empty) / msgs);
 	}
+	pingpong_stop(&pp);
+	close(zero);
 	close(fd);
 	if (fdk >= 0)
 		close(fdk);
-	return result(PASS, "%ld repetitions of %ld kill() calls and %ld messages", reps, calls, msgs);
+	return result(PASS, "%ld repetitions of %ld kill(), getppid() and read() calls, %ld messages and round trips",
+		      reps, calls, msgs);
 }
 
 /* Runs argv, counting the instructions of its whole process tree (inherit=1). */

@@ -28,6 +28,17 @@ int bench_trace(void);
 /* guest/bench.c, shared with guest/trace.c: a bench.X= setting, one message. */
 long bench_param(const char *key, long def);
 int bench_msg(int wfd, int rfd);
+/* The other loops, as steps (0: done, else failed): getppid(), a 1-byte read. */
+int bench_null(void *arg);
+int bench_read1(void *arg);
+/* A byte sent to a second task and back: two context switches on 1 vCPU. */
+struct pingpong {
+	int to[2], from[2];
+	int pid;
+};
+int pingpong_start(struct pingpong *pp);
+int bench_pingpong(void *arg);
+void pingpong_stop(struct pingpong *pp);
 
 /* The PMU event spans the load scenarios: opened before, checked after. */
 void pmu_start(void);

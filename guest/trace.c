@@ -77,8 +77,9 @@ static int traced(const char *name, long loops, int (*step)(void *), void *arg)
 int bench_trace(void)
 {
 	long loops = bench_param("bench.trace_loops", 1000);
-	int sv[2], pv[2], pipe_fds[2];
+	int sv[2], pv[2], pipe_fds[2], zero, st;
 	pid_t me = getpid();
+	struct pingpong pp;
 
 	signal(SIGUSR1, SIG_IGN);
 	hvc = open("/dev/hvc0", O_RDONLY | O_NOCTTY | O_CLOEXEC);
@@ -87,8 +88,16 @@ int bench_trace(void)
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || pipe(pv))
 		return result(FAIL, "socketpair/pipe: %s", strerror(errno));
 	pipe_fds[0] = pv[1], pipe_fds[1] = pv[0];
-	if (traced("kill", loops, kill_step, &me) || traced("msg-socket", loops, msg_step, sv) ||
-	    traced("msg-pipe", loops, msg_step, pipe_fds))
+	zero = open("/dev/zero", O_RDONLY | O_CLOEXEC);
+	if (zero < 0 || pingpong_start(&pp))
+		return result(FAIL, "open(/dev/zero)/fork: %s", strerror(errno));
+	st = traced("kill", loops, kill_step, &me) || traced("msg-socket", loops, msg_step, sv) ||
+	     traced("msg-pipe", loops, msg_step, pipe_fds) || traced("null", loops, bench_null, NULL) ||
+	     traced("read-zero", loops, bench_read1, &zero) || traced("ctxsw", loops, bench_pingpong, &pp);
+	pingpong_stop(&pp);
+	close(zero);
+	if (st)
 		return FAIL;
-	return result(PASS, "kill(), socket and pipe messages: %ld loops each between trace markers", loops);
+	return result(PASS, "kill(), socket and pipe messages, getppid(), read() of /dev/zero and a round trip "
+		      "between two tasks: %ld loops each between trace markers", loops);
 }

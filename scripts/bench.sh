@@ -1,9 +1,11 @@
 #!/bin/bash
-# make bench: base vs patched (and EXTRA) under QEMU pseries power10 LE.
-# Builds the bench-le kernel from tag base (work tree build/bench/base), from
-# the series (build/bench/patched, at branch 'series' after scripts/apply.sh)
-# and, with EXTRA=path (a directory of patches or an mbox), from that applied
-# to base (build/bench/extra); reports the static figures of each vmlinux
+# make bench: base vs patched (and EXTRA) vs the pre-7.0 reference, under QEMU
+# pseries power10 LE. Builds the bench-le kernel from tag base (work tree
+# build/bench/base), from the series (build/bench/patched, at branch 'series'
+# after scripts/apply.sh), with EXTRA=path (a directory of patches or an mbox)
+# from that applied to base (build/bench/extra), and the reference: base with
+# kernel/bench/'s patch, configured bench-le-reference (voluntary preemption,
+# no PREEMPT_RCU: how ppc64 ran before 7.0; build/bench/reference); reports the static figures of each vmlinux
 # (scripts/bench_static.py); boots each twice on 1 vCPU (scripts/boot.sh):
 # once for the instruction counts, once for the counts again and the
 # workloads; boots each once more under QEMU's execution log for the exact
@@ -19,11 +21,14 @@ t0=$SECONDS
 stage() { say "bench [$(date +%H:%M:%S), +$(((SECONDS - t0) / 60))m$(((SECONDS - t0) % 60))s] $*"; }
 
 kernels=(base patched)
+# The build target of a kernel: the reference has its own config.
+target_of() { if [ "$1" = reference ]; then echo bench-le-reference; else echo "$target"; fi; }
 if [ -n "${EXTRA:-}" ]; then
 	[ -e "$EXTRA" ] || die "bench: EXTRA=$EXTRA: no such file or directory"
 	EXTRA=$(realpath "$EXTRA")
 	kernels+=(extra)
 fi
+kernels+=(reference)
 res=${RESULTS:-$TOP/results/$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$res"
 res=$(cd "$res" && pwd)
@@ -54,6 +59,10 @@ if [ -n "${EXTRA:-}" ]; then
 	LINUX=$BUILD/bench/extra SERIES=$dir SERIES_BRANCH=bench-extra "$TOP/scripts/apply.sh" ||
 		die "bench: EXTRA=$EXTRA does not apply to base (see above)"
 fi
+stage "apply: the reference kernel's patch (kernel/bench/) onto base"
+worktree_at "$BUILD/bench/reference" base
+LINUX=$BUILD/bench/reference SERIES=$TOP/kernel/bench SERIES_BRANCH=bench-reference "$TOP/scripts/apply.sh" ||
+	die "bench: kernel/bench/'s patch does not apply to base (see above)"
 for k in "${kernels[@]}"; do
 	git -C "$BUILD/bench/$k" log --oneline base..HEAD >"$res/commits-$k.txt"
 	git -C "$BUILD/bench/$k" describe --always --tags >>"$res/commits-$k.txt"
@@ -61,8 +70,8 @@ done
 
 # ---- builds, one at a time, through build.sh (the build lock).
 for k in "${kernels[@]}"; do
-	stage "build: $k (scripts/build.sh $target; cold builds take ~10 min each)"
-	OUT=$BUILD/out/$target-$k "$TOP/scripts/build.sh" "$target" "$BUILD/bench/$k" >"$res/build-$k.log" 2>&1 ||
+	stage "build: $k (scripts/build.sh $(target_of "$k"); cold builds take ~10 min each)"
+	OUT=$BUILD/out/$target-$k "$TOP/scripts/build.sh" "$(target_of "$k")" "$BUILD/bench/$k" >"$res/build-$k.log" 2>&1 ||
 		{ tail -n 30 "$res/build-$k.log" >&2; die "bench: the $k kernel does not build (log: $res/build-$k.log)"; }
 	cp "$BUILD/out/$target-$k/.config" "$res/config-$k"
 done
@@ -117,8 +126,11 @@ for k in "${kernels[@]}"; do
 	cp "$tr"/functions-*.tsv "$tr/windows.tsv" "$res/trace-$k/"
 	rm -f "$tr"/exec-*.log
 done
+# First where the base's overhead over the reference goes, then each kernel against base.
+python3 "$TOP/scripts/bench_trace.py" compare reference "$res/trace-reference" base "$res/trace-base" >"$res/trace.md"
 for k in "${kernels[@]:1}"; do
-	python3 "$TOP/scripts/bench_trace.py" compare base "$res/trace-base" "$k" "$res/trace-$k" >>"$res/trace.md"
+	[ "$k" = reference ] ||
+		python3 "$TOP/scripts/bench_trace.py" compare base "$res/trace-base" "$k" "$res/trace-$k" >>"$res/trace.md"
 done
 
 stage "report: $res/table.md"

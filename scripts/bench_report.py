@@ -48,7 +48,7 @@ def parse_dir(d):
         loop = os.path.basename(tsv)[len('functions-'):-len('.tsv')]
         for line in open(tsv):
             f = line.rstrip('\n').split('\t')
-            if f[0] in ('(kernel)', '(user)', '(pmu-model)'):
+            if f[0] in ('(kernel)', '(user)', '(pmu-model)', '(kernel-loads)', '(kernel-stores)'):
                 rows.append((kernel, 0, 'exact', f'{loop}:{f[0][1:-1]}', 0, float(f[1])))
     for st in sorted(glob.glob(os.path.join(d, 'static-*.txt'))):
         for line in open(st):
@@ -148,7 +148,39 @@ def agreement(rows, kernel, metric):
 COUNTS = [('kill', 'instructions per kill() call (SIGUSR1 ignored, tight loop)'),
           ('kill-syscall', 'the same minus the calibration loop (kernel side)'),
           ('msg-socket', 'instructions per 100-byte message, AF_UNIX socket, same task'),
-          ('msg-pipe', 'instructions per 100-byte message, pipe, same task')]
+          ('msg-pipe', 'instructions per 100-byte message, pipe, same task'),
+          ('null', 'instructions per getppid() call (the null system call)'),
+          ('read-zero', 'instructions per 1-byte read() of /dev/zero (fd lookup)'),
+          ('ctxsw', 'instructions per round trip of a byte between two tasks over two pipes (two context switches)')]
+SIDES = {'kernel': 'kernel instructions', 'user': 'user instructions',
+         'pmu-model': 'instructions the PMU sees (model, kernel and user)',
+         'kernel-loads': 'kernel loads', 'kernel-stores': 'kernel stores'}
+
+
+def against_reference(rows, ks, m, label):
+    """Two rows for a loop when the bench has the reference kernel: each kernel's
+    kernel instructions over the reference, and the share of base's overhead that
+    each other kernel removes."""
+    ref, base = values(rows, 'reference', 'exact', f'{m}:kernel'), values(rows, ks[0], 'exact', f'{m}:kernel')
+    if not ref or not base:
+        return []
+    over = {k: values(rows, k, 'exact', f'{m}:kernel')[0] - ref[0]
+            for k in ks if values(rows, k, 'exact', f'{m}:kernel')}
+    blank = ' | '.join('' for _ in ks[1:])
+    first = label.split(' (')[0].replace('instructions', 'kernel instructions')
+    out = [f'| {first}: overhead over the reference | ' +
+           ' | '.join(f'{over[k]:+.1f}' if k in over else 'n/a' for k in ks) + f' | {blank} |']
+    b = over[ks[0]]
+    share = []
+    for k in ks:
+        if k in (ks[0], 'reference') or k not in over:
+            share.append('-')
+        elif b <= 0:
+            share.append(f'n/a ({ks[0]} is not above the reference)')
+        else:
+            share.append(f'{(b - over[k]) / b * 100:.0f}% ({b - over[k]:.1f} of {b:.1f})')
+    out.append(f'| {first}: share of {ks[0]}\'s overhead removed | ' + ' | '.join(share) + f' | {blank} |')
+    return out
 
 
 def table(rows, title):
@@ -165,19 +197,19 @@ def table(rows, title):
         for m, label in COUNTS:
             if m == 'kill-syscall':
                 continue
-            for side in ('kernel', 'user', 'pmu-model'):
+            for side in SIDES:
                 v = [values(rows, k, 'exact', f'{m}:{side}') for k in ks]
                 if not v[0]:
                     continue
                 cs = [(x[0] - v[0][0]) / v[0][0] * 100 if x and v[0][0] else None for x in v[1:]]
-                what = {'kernel': 'kernel instructions', 'user': 'user instructions',
-                        'pmu-model': 'instructions the PMU sees (model, kernel and user)'}[side]
-                out.append(f'| {label.replace("instructions", what)} | ' +
+                out.append(f'| {label.replace("instructions", SIDES[side])} | ' +
                            ' | '.join(fmt(x[0]) if x else 'n/a' for x in v) + ' | ' +
                            ' | '.join(f'{x[0] - v[0][0]:+.1f} ({c:+.1f}%)' if x and c is not None else 'n/a'
                                       for x, c in zip(v[1:], cs)) + ' |')
                 if side == 'kernel':
                     plot.append(('exact', m, [x[0] if x else None for x in v]))
+                    if 'reference' in ks:
+                        out += against_reference(rows, ks, m, label)
         out += ['', 'Every translation block QEMU ran, with its instructions: windows of N and 2N loops, '
                 'difference / N (scripts/bench_trace.py). Where they go by function: trace.md. '
                 'The model counts, of the same blocks, only those that leave by a direct jump to a block '
@@ -240,7 +272,8 @@ def table(rows, title):
 # Colours by kernel position (base first); 'no change' is drawn in NOCHANGE, hollow.
 COLOURS = ['#ff7f0e', '#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#8c564b']
 NOCHANGE = '#a0a0a0'
-FIGS = {'kill': 'kill()', 'msg-socket': 'AF_UNIX message', 'msg-pipe': 'pipe message'}
+FIGS = {'kill': 'kill()', 'msg-socket': 'AF_UNIX message', 'msg-pipe': 'pipe message', 'null': 'getppid()',
+        'read-zero': 'read() of /dev/zero', 'ctxsw': 'round trip, 2 switches'}
 
 
 def figname(m):

@@ -15,7 +15,9 @@ count:   instructions per block from the 'in_asm' lists, times the blocks
          executed, summed by function (symbols from the vmlinux); each loop
          ran in two windows, N and 2N times, and their difference divided
          by N is one loop without the windows' fixed costs (the return from
-         the wait, the stop marker's write). Writes OUT/functions-LOOP.tsv.
+         the wait, the stop marker's write). The kernel's loads and stores
+         are counted the same way, from the listed mnemonics (MEMORY).
+         Writes OUT/functions-LOOP.tsv.
 compare: the Markdown table of two such folders, largest differences first.
 
 Usage: bench_trace.py run OUT QEMU-COMMAND...   (under a timeout: scripts/boot.sh)
@@ -39,6 +41,20 @@ UNDONE = re.compile(r'^(Stopped execution of TB chain before|cpu_io_recompile: r
 INSN = re.compile(r'^0x([0-9a-f]+):\s+[0-9a-f]+\s+(\S+)')
 INDIRECT = re.compile(r'^b\S*(lr|ctr)l?[+-]?$')	# blr, bctrl, beqlr+, ...
 KERNEL = 0xc000000000000000
+# Loads and stores by mnemonic: l* and st*, prefixed (POWER10 p*) too, without
+# the l* and st* that do not touch memory. Cache-block ops (dcb*) are neither.
+NOT_MEMORY = {'li', 'lis', 'lwsync', 'lvsl', 'lvsr', 'stop'}
+LOAD = re.compile(r'^p?l[a-z0-9]*\.?$')
+STORE = re.compile(r'^p?st[a-z0-9]*\.?$')
+
+
+def memory(mnemonic):
+    """(1, 0) for a load, (0, 1) for a store, (0, 0) for anything else."""
+    if mnemonic in NOT_MEMORY or mnemonic in ('pli', 'pla'):
+        return 0, 0
+    if STORE.match(mnemonic):
+        return 0, 1
+    return (1, 0) if LOAD.match(mnemonic) else (0, 0)
 
 
 def die(msg):
@@ -134,7 +150,7 @@ def count(out, nm, vmlinux):
     blocks_of, by_pc, per = {}, {}, {}
     for loop, n in windows:
         c = collections.Counter()
-        blocks = unknown = pending = 0
+        blocks = unknown = pending = loads = stores = 0
         first = last = undo = None
         prev = None	# the block before, and its guest address
         with open(os.path.join(out, f'exec-{loop}-{n}.log'), errors='replace') as f:
@@ -143,21 +159,23 @@ def count(out, nm, vmlinux):
                 if i:
                     if not pending:
                         first = int(i[1], 16)
+                        loads = stores = 0
                     pending += 1
                     last = i[2]
+                    ld, st = memory(last)
+                    loads, stores = loads + ld, stores + st
                     continue
                 if line.startswith('----') or line.startswith('IN:'):
                     if pending:	# a listing whose block never ran here
-                        by_pc[first] = (pending, not INDIRECT.match(last))
+                        by_pc[first] = (pending, not INDIRECT.match(last), loads, stores)
                         pending = 0
                     continue
                 if line.startswith('Disassembler disagrees'):
                     die(f'{out}/exec-{loop}-{n}.log: QEMU could not list a block: {line.strip()}')
                 if UNDONE.match(line):	# the block just logged did not run, or was rolled back
                     if undo:
-                        c[undo[0]] -= undo[1]
-                        if undo[2]:
-                            c['(pmu-model)'] -= undo[2]
+                        for k, v in undo.items():
+                            c[k] -= v
                         undo = None
                     prev = None
                     continue
@@ -166,7 +184,7 @@ def count(out, nm, vmlinux):
                     continue
                 pc = int(m[2], 16)
                 if pending:
-                    by_pc[first] = (pending, not INDIRECT.match(last))
+                    by_pc[first] = (pending, not INDIRECT.match(last), loads, stores)
                     if first == pc:
                         blocks_of[m[1]] = by_pc[first]
                     pending = 0
@@ -179,17 +197,18 @@ def count(out, nm, vmlinux):
                 blocks_of[m[1]] = blk
                 i = bisect.bisect_right(addrs, pc) - 1
                 fn = '(user)' if pc < KERNEL else names[i] if i >= 0 else '(no symbol)'
-                c[fn] += blk[0]
+                undo = {fn: blk[0]}
+                if pc >= KERNEL:
+                    undo.update({'(kernel-loads)': blk[2], '(kernel-stores)': blk[3]})
                 # The PMU model (README): a block counts when it left by a
                 # direct jump (or fell through) to a block on its own page.
-                model = 0
                 if prev and prev[0][1] and prev[1] >> 12 == pc >> 12:
-                    model = prev[0][0]
-                    c['(pmu-model)'] += model
-                undo = (fn, blk[0], model)
+                    undo['(pmu-model)'] = prev[0][0]
+                for k, v in undo.items():
+                    c[k] += v
                 prev = (blk, pc)
         if pending:	# listed as the log went off: it runs in a later window
-            by_pc[first] = (pending, not INDIRECT.match(last))
+            by_pc[first] = (pending, not INDIRECT.match(last), loads, stores)
         if not blocks:
             die(f'{out}/exec-{loop}-{n}.log: no block logged: did the monitor switch the log?')
         if unknown > blocks / 1000:

@@ -37,28 +37,39 @@ mk() { make -C "$tree" O="$out" CC="ccache ${T_CROSS}gcc" "$@"; }
 	mk olddefconfig
 } >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "config: $target: Kconfig failed (log: $log)"; }
 
-# Every CONFIG_X=value of the fragment must be in .config as written, every
-# 'CONFIG_X=n' or '# CONFIG_X is not set' must be off.
-dropped=0
+# Every CONFIG_X=value of the fragments must be in .config as written, every
+# 'CONFIG_X=n' or '# CONFIG_X is not set' must be off. A later fragment
+# overrides an earlier one (as merge_config.sh does): the last word on a
+# symbol is the one checked.
+declare -A want=()
+order=()
 while IFS= read -r line; do
 	line=${line%%[[:space:]]#*}
 	line=${line%"${line##*[![:space:]]}"}
 	case $line in
-	CONFIG_*=n | "# CONFIG_"*" is not set")
+	CONFIG_*=* | "# CONFIG_"*" is not set")
 		sym=${line#\# }; sym=${sym%%[= ]*}
+		[ -n "${want[$sym]+x}" ] || order+=("$sym")
+		want[$sym]=$line ;;
+	esac
+done < <(cat "${frags[@]}")
+dropped=0
+for sym in "${order[@]}"; do
+	line=${want[$sym]}
+	case $line in
+	CONFIG_*=n | "# CONFIG_"*" is not set")
 		if grep -qE "^$sym=" "$out/.config"; then
 			printf 'config: %s: %s asked off, but .config has %s\n' "$target" "$sym" \
 				"$(grep -E "^$sym=" "$out/.config")" >&2
 			dropped=$((dropped + 1))
 		fi ;;
-	CONFIG_*=*)
+	*)
 		if ! grep -qxF -- "$line" "$out/.config"; then
-			sym=${line%%=*}
 			got=$(grep -E "^$sym=|^# $sym is not set" "$out/.config" || echo "absent: unknown symbol or unmet dependency")
 			printf 'config: %s: Kconfig dropped %s (got: %s)\n' "$target" "$line" "$got" >&2
 			dropped=$((dropped + 1))
 		fi ;;
 	esac
-done < <(cat "${frags[@]}")
+done
 [ "$dropped" = 0 ] || die "config: $target: $dropped option(s) of $names not in the final .config: fix their dependencies in the fragment"
-say "config: $target: all $(cat "${frags[@]}" | grep -cE '^(CONFIG_|# CONFIG_.* is not set)') options of $names are set"
+say "config: $target: all ${#order[@]} options of $names are set"

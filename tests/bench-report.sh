@@ -4,7 +4,9 @@
 # message's does not (a change) must draw only the pipe message as a change
 # (plot-pmu.dat: state and bar height), agree with the table, put the exact
 # count first (plot-exact.dat) and write plot.svg and plot.png. The same checks
-# fed the inverse (kill() apart, pipe overlapping) must fail.
+# fed the inverse (kill() apart, pipe overlapping) must fail. With a
+# 'reference' kernel, the table gets each kernel's overhead over it and the
+# share of base's overhead removed, and the exact panel is against it.
 . "$(dirname "$0")/../scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -73,5 +75,26 @@ if judge "$tmp/inverse" >"$tmp/inverse.txt"; then
 else
 	sed 's/^/  /' "$tmp/inverse.txt"
 	echo "ok: the checks fail on the inverse"
+fi
+echo "# with the reference kernel: overhead rows, share removed, the exact panel against the reference"
+case_ ref 101 102 103 -- 90 91 92 || fail=1
+printf 'reference\t0\texact\tkill:kernel\t0\t737.2\n' >>"$tmp/ref/b/runs.tsv"
+python3 "$TOP/scripts/bench_report.py" --compare "$tmp/ref/a" "$tmp/ref/b" "$tmp/ref/out" >/dev/null || fail=1
+row() { grep -F "| kernel instructions per kill() call: $1 |" "$tmp/ref/out/table.md"; }
+# | label | base | patched | extra | reference | ...
+if row 'overhead over the reference' | grep -qF '| +127.3 | +116.7 | n/a | +0.0 |'; then
+	echo "ok: overhead over the reference: base +127.3, patched +116.7"
+else
+	echo "FAIL: no overhead row, or a wrong one: $(row 'overhead over the reference')"; fail=1
+fi
+if row "share of base's overhead removed" | grep -qF '| - | 8% (10.6 of 127.3) |'; then
+	echo "ok: patched removes 8% of base's overhead"
+else
+	echo "FAIL: no share row, or a wrong one: $(row "share of base's overhead removed")"; fail=1
+fi
+if grep -qE '^kill patched [0-9.]+ 116\.7 ' "$tmp/ref/out/plot-exact.dat"; then
+	echo "ok: the exact panel is against the reference"
+else
+	echo "FAIL: the exact panel is not against the reference: $(cat "$tmp/ref/out/plot-exact.dat")"; fail=1
 fi
 exit $fail

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Self-test of scripts/bench_trace.py count: a synthetic QEMU execution log of
-# two windows (1 and 2 loops of f calling g) must give f = 2, g = 1 and
-# 3 kernel instructions per loop, and a PMU model of 2 (f leaves by a direct
-# 'bl' within its page and counts, g returns by 'blr' and does not), a block
+# two windows (1 and 2 loops of f calling g) must give f = 5, g = 2 and
+# 7 kernel instructions per loop, 2 loads and 1 store ('li' is no load), and
+# a PMU model of 5 (f leaves by a direct 'bl' within its page and counts, g
+# returns by 'blr' and does not), a block
 # that QEMU logged but did not run uncounted; a log whose blocks ran without
 # their instructions listed must be refused.
 . "$(dirname "$0")/../scripts/common.sh"
@@ -17,14 +18,18 @@ log() {	# DIR LOOPS: the first call translates f and g, later ones reuse them
 	{
 		if [ "$2" = 1 ]; then
 			printf -- '----------------\nIN: f\n0xc000000000001000:  7c0802a6  mflr     r0\n'
-			printf '0xc000000000001004:  48000011  bl       0xc000000000001014\n\n%s\n' "$F"
-			printf -- '----------------\nIN: g\n0xc000000000001014:  4e800020  blr\n\n%s\n' "$G"
+			printf '0xc000000000001004:  f8010010  std      r0, 0x10(r1)\n'
+			printf '0xc000000000001008:  38600000  li       r3, 0\n'
+			printf '0xc00000000000100c:  e92d0010  ld       r9, 0x10(r13)\n'
+			printf '0xc000000000001010:  48000005  bl       0xc000000000001014\n\n%s\n' "$F"
+			printf -- '----------------\nIN: g\n0xc000000000001014:  80830000  lwz      r4, 0(r3)\n'
+			printf '0xc000000000001018:  4e800020  blr\n\n%s\n' "$G"
 		else
 			printf '%s\n%s\n' "$F" "$G"
 		fi
 		for ((i = 1; i < $2; i++)); do printf '%s\n%s\n' "$F" "$G"; done
 		# In one window, a block logged but not run (an exit request at its
-		# start): counted, it would add 2 to f.
+		# start): counted, it would add 5 to f, 1 load and 1 store.
 		[ "$2" = 1 ] || printf '%s\nStopped execution of TB chain before 0x7f0000001000 [c000000000001000] f\n' "$F"
 	} >"$1/exec-loop-$2.log"
 }
@@ -37,10 +42,12 @@ cat "$tmp/good/functions-loop.tsv" 2>/dev/null
 expect() {	# FILE LINE
 	if grep -qxF "$2" "$1" 2>/dev/null; then echo "ok: $2"; else echo "FAIL: no line '$2'"; fail=1; fi
 }
-expect "$tmp/good/functions-loop.tsv" $'(kernel)\t3.00'
-expect "$tmp/good/functions-loop.tsv" $'f\t2.00'
-expect "$tmp/good/functions-loop.tsv" $'g\t1.00'
-expect "$tmp/good/functions-loop.tsv" $'(pmu-model)\t2.00'
+expect "$tmp/good/functions-loop.tsv" $'(kernel)\t7.00'
+expect "$tmp/good/functions-loop.tsv" $'f\t5.00'
+expect "$tmp/good/functions-loop.tsv" $'g\t2.00'
+expect "$tmp/good/functions-loop.tsv" $'(kernel-loads)\t2.00'
+expect "$tmp/good/functions-loop.tsv" $'(kernel-stores)\t1.00'
+expect "$tmp/good/functions-loop.tsv" $'(pmu-model)\t5.00'
 # The same windows with no 'in_asm' listing: nothing can be counted.
 printf 'loop\t1\nloop\t2\n' >"$tmp/bad/windows.tsv"
 printf '%s\n%s\n' "$F" "$G" >"$tmp/bad/exec-loop-1.log"
