@@ -5,7 +5,7 @@ BRANCH ?= dev
 TARGETS := $(shell awk 'NF && $$1 !~ /^[[:punct:]]/ { print $$1 }' kernel/targets)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps source apply export checkpatch sparse build check test test-full
+.PHONY: help deps source apply export checkpatch sparse build check test test-full test-torture
 
 help:
 	@echo "make help        this list"
@@ -16,7 +16,7 @@ help:
 	@echo "make checkpatch  checkpatch.pl --strict on every patch of series/"
 	@echo "make sparse      sparse and W=1 on the objects the series touches: no new warning against base"
 	@echo "make build       build vmlinux for TARGET=$(subst $() ,|,$(TARGETS)) (default: ppc64le) in build/out/TARGET"
-	@echo "make bench       base vs patched in QEMU, table and plot in results/<time>/ (EXTRA=mbox|dir: a third kernel)"
+	@echo "make bench       base vs patched vs the pre-7.0 reference in QEMU, table and plot in results/<time>/ (EXTRA=mbox|dir [EXTRA_NAME=word]: one more kernel)"
 	@echo "make bench-host  NAME=base|patched: the bench's workloads on the running kernel (a POWER10 LPAR)"
 	@echo "make bench-compare A=dir B=dir: the table and plot of two result folders"
 	@echo "make deb         linux-image and linux-headers .deb of the patched kernel (CONFIG=file; default: bench config)"
@@ -24,6 +24,7 @@ help:
 	@echo "make test        the tests: deps, source, apply, checkpatch, ppc64le debug build (guest-le), sparse,"
 	@echo "                 disasm, boot tests (LE full and lazy, BE), KUnit at boot and on ppc32, self-tests"
 	@echo "make test-full   check + test + every prefix builds + the base booted + the replay bug on base + negative controls"
+	@echo "make test-torture rcutorture, locktorture, kexec, kdump, NMI IPIs on the series and on the base (test-full guests)"
 	@echo "make boot        boot the patched LE guest to a busybox shell (Ctrl-A X quits)"
 
 deps:
@@ -46,6 +47,8 @@ test: deps source
 	@scripts/test.sh test
 test-full: deps source
 	@scripts/test.sh full
+test-torture: deps source
+	@scripts/test.sh torture
 
 # Each mk/*.mk adds the targets of one area (boot tests, bench).
 include mk/*.mk

@@ -117,11 +117,12 @@ static uint64_t msg_loop(int fd, int wfd, int rfd, long msgs)
 	return stop(fd);
 }
 
-/* The null system call. */
+/* The null system call (it cannot fail; the guest's init has parent 0). */
 int bench_null(void *arg)
 {
 	(void)arg;
-	return getppid() <= 0;
+	getppid();
+	return 0;
 }
 
 /* An fd lookup and a 1-byte read(); arg: an fd of /dev/zero. */

@@ -44,6 +44,17 @@ static const struct scenario {
 	{ "hackbench-thread-socket", hackbench_thread_socket, 1 },
 	{ "hackbench-thread-pipe", hackbench_thread_pipe, 1 },
 	{ "pmu", NULL, 0 },
+	/*
+	 * The test-full guests' scenarios (guest/nmi.c, guest/kexec.c,
+	 * guest/torture.c): only when guest.run= names them;
+	 * before lockdep-alive, which checks that they left lockdep on.
+	 */
+	{ "nmi-ipi", nmi_ipi, 0 },
+	{ "kexec", kexec_scenario, 0 },
+	{ "kdump", kdump, 0 },
+	{ "kdump-capture", kdump_capture, 0 },
+	{ "torture-rcu", torture_rcu, 0 },
+	{ "torture-lock", torture_lock, 0 },
 	{ "lockdep-alive", lockdep_alive, 0 },
 	/* make bench (guest/bench.c): only when guest.run= names them. */
 	{ "bench-count", bench_count, 0 },
@@ -66,7 +77,8 @@ static int selected(const char *name)
 	char pat[256], *p, *save;
 
 	if (!run)
-		return !cmdline_get("guest.shell") && strncmp(name, "bench-", 6);
+		return !cmdline_get("guest.shell") && strncmp(name, "bench-", 6) && strncmp(name, "torture-", 8) &&
+		       strncmp(name, "kexec", 5) && strncmp(name, "kdump", 5) && strcmp(name, "nmi-ipi");
 	snprintf(pat, sizeof(pat), "%s", run);
 	for (p = strtok_r(pat, ",", &save); p; p = strtok_r(NULL, ",", &save))
 		if (!fnmatch(p, name, 0))
@@ -158,6 +170,8 @@ int main(void)
 	diag("%d passed, %d failed, %d skipped", counts[PASS], counts[FAIL], counts[SKIP]);
 	if (cmdline_get("guest.shell"))
 		shell();
+	if (kexec_finish())
+		line("not ok %d kexec-finish # the armed kexec or crash did not happen", ++k);
 	line("GUEST-DONE");
 	sync();
 	sleep_ms(200);

@@ -289,3 +289,70 @@ int run_cmd(char *const argv[], int timeout_s, char *out, size_t outsz)
 	kill(-pid, SIGKILL);
 	return st;
 }
+
+/* /dev/kmsg from now on: the records printed after this call, or -1. */
+int kmsg_open(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/*
+ * The text of the next record into buf (cut to size), waiting up to
+ * timeout_ms for one; 0, or -1 when none came. Records lost to the ring
+ * buffer's overwriting are skipped.
+ */
+int kmsg_next(int fd, char *buf, size_t size, long timeout_ms)
+{
+	uint64_t end = now_ns() + timeout_ms * 1000000ull;
+	char rec[2048];
+
+	while (now_ns() < end) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+		char *msg;
+		size_t len;
+
+		if (poll(&p, 1, 100) != 1)
+			continue;
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n <= 0)
+			continue;	/* EPIPE: overwritten, read on; EAGAIN: none yet */
+		rec[n] = 0;
+		msg = strchr(rec, ';');	/* 'level,seq,usec,flags;text' */
+		msg = msg ? msg + 1 : rec;
+		len = strcspn(msg, "\n");
+		if (len >= size)
+			len = size - 1;
+		memcpy(buf, msg, len);
+		buf[len] = 0;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * Reads records until one holds what, within timeout_ms; that record's text
+ * into buf. Records holding any of the note strings are printed on the way.
+ */
+int kmsg_wait(int fd, const char *what, char *buf, size_t size, long timeout_ms,
+	      const char *const *note)
+{
+	uint64_t end = now_ns() + timeout_ms * 1000000ull;
+
+	while (now_ns() < end) {
+		if (kmsg_next(fd, buf, size, (end - now_ns()) / 1000000 + 1))
+			break;
+		for (int i = 0; note && note[i]; i++)
+			if (strstr(buf, note[i])) {
+				diag("  %s", buf);
+				break;
+			}
+		if (strstr(buf, what))
+			return 0;
+	}
+	return -1;
+}

@@ -37,4 +37,10 @@ int spin_stop(pid_t *pids, int n);
 /* Runs argv with a timeout; stdout+stderr into out. Returns the wait status, or -1. */
 int run_cmd(char *const argv[], int timeout_s, char *out, size_t outsz);
 
+/* The kernel's log from /dev/kmsg: records printed after kmsg_open(). */
+int kmsg_open(void);
+int kmsg_next(int fd, char *buf, size_t size, long timeout_ms);
+int kmsg_wait(int fd, const char *what, char *buf, size_t size, long timeout_ms,
+	      const char *const *note);
+
 #endif

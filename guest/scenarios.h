@@ -14,6 +14,7 @@ int irqexit_lazy(void);
 int irq_replay_full(void);
 int irq_replay_lazy(void);
 int nmi_storm(void);
+int nmi_ipi(void);
 int churn(void);
 int stress_kill(void);
 int hackbench_process_socket(void);
@@ -24,6 +25,13 @@ int lockdep_alive(void);
 int bench_count(void);
 int bench_load(void);
 int bench_trace(void);
+int torture_rcu(void);
+int kexec_scenario(void);
+int kdump(void);
+int kdump_capture(void);
+/* Run by init after the last scenario: an armed kexec or crash. */
+int kexec_finish(void);
+int torture_lock(void);
 
 /* guest/bench.c, shared with guest/trace.c: a bench.X= setting, one message. */
 long bench_param(const char *key, long def);

@@ -3,7 +3,8 @@
 # pseries power10 LE. Builds the bench-le kernel from tag base (work tree
 # build/bench/base), from the series (build/bench/patched, at branch 'series'
 # after scripts/apply.sh), with EXTRA=path (a directory of patches or an mbox)
-# from that applied to base (build/bench/extra), and the reference: base with
+# from that applied to base (build/bench/NAME, NAME from EXTRA_NAME=, default
+# extra; 'rcu' for the series plus the RCU series), and the reference: base with
 # kernel/bench/'s patch, configured bench-le-reference (voluntary preemption,
 # no PREEMPT_RCU: how ppc64 ran before 7.0; build/bench/reference); reports the static figures of each vmlinux
 # (scripts/bench_static.py); boots each twice on 1 vCPU (scripts/boot.sh):
@@ -12,7 +13,7 @@
 # instruction counts by function (scripts/bench_trace.py); writes
 # results/<timestamp>/ (raw logs, runs.tsv, table.md, trace.md, plot).
 # Usage: bench.sh   (EXTRA=path, BENCH_REPS=5, BENCH_GROUPS=1,2,4,
-#        BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=4000, RESULTS=dir)
+#        EXTRA_NAME=extra, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=4000, RESULTS=dir)
 . "$(dirname "$0")/common.sh"
 
 need git; need python3; need gnuplot; need qemu-system-ppc64
@@ -26,7 +27,10 @@ target_of() { if [ "$1" = reference ]; then echo bench-le-reference; else echo "
 if [ -n "${EXTRA:-}" ]; then
 	[ -e "$EXTRA" ] || die "bench: EXTRA=$EXTRA: no such file or directory"
 	EXTRA=$(realpath "$EXTRA")
-	kernels+=(extra)
+	xn=${EXTRA_NAME:-extra}
+	[[ $xn =~ ^[a-z][a-z0-9-]*$ && $xn != base && $xn != patched && $xn != reference ]] ||
+		die "bench: EXTRA_NAME=$xn: one lower-case word other than base, patched, reference"
+	kernels+=("$xn")
 fi
 kernels+=(reference)
 res=${RESULTS:-$TOP/results/$(date -u +%Y%m%dT%H%M%SZ)}
@@ -48,15 +52,15 @@ worktree_at "$BUILD/bench/base" base
 worktree_at "$BUILD/bench/patched" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
 if [ -n "${EXTRA:-}" ]; then
 	stage "apply: EXTRA=$EXTRA onto base"
-	worktree_at "$BUILD/bench/extra" base
+	worktree_at "$BUILD/bench/$xn" base
 	dir=$EXTRA
 	if [ -f "$EXTRA" ]; then	# an mbox or a single patch: git am takes either
-		dir=$BUILD/bench/extra-series
+		dir=$BUILD/bench/$xn-series
 		rm -rf "$dir" && mkdir -p "$dir"
 		ln -s "$EXTRA" "$dir/0001-extra.patch"
 	fi
 	ls "$dir"/[0-9]*.patch >/dev/null 2>&1 || die "bench: EXTRA=$EXTRA holds no NNNN-*.patch files"
-	LINUX=$BUILD/bench/extra SERIES=$dir SERIES_BRANCH=bench-extra "$TOP/scripts/apply.sh" ||
+	LINUX=$BUILD/bench/$xn SERIES=$dir SERIES_BRANCH=bench-$xn "$TOP/scripts/apply.sh" ||
 		die "bench: EXTRA=$EXTRA does not apply to base (see above)"
 fi
 stage "apply: the reference kernel's patch (kernel/bench/) onto base"

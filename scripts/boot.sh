@@ -20,7 +20,7 @@ kernel=$OUT/vmlinux
 [ -s "$kernel" ] || die "boot: no kernel $kernel: run 'scripts/build.sh $target' first"
 need qemu-system-ppc64; need timeout
 
-"$TOP/scripts/rootfs.sh" "$target"
+OUT=$OUT "$TOP/scripts/rootfs.sh" "$target"
 shell=
 [ "${1:-}" != shell ] || { shell=1; shift; set -- guest.shell=1 "$@"; }
 # panic=-1 with -no-reboot: a panic ends QEMU at once instead of hanging.

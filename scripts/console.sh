@@ -8,6 +8,8 @@
 # exit status 0 when nothing failed.
 # KUNIT_SUITES="a b": KUnit suites that must have run at boot, each one result.
 # KERNEL_TREE=dir: the booted kernel's git tree (for 'fixed-by:' in the known list).
+# INTENDED=regex: the splat line a scenario causes on purpose (kdump's sysrq-c
+#   panic): not scanned; every other splat line still fails.
 # Usage: console.sh LOG [TITLE]
 . "$(dirname "$0")/common.sh"
 
@@ -21,6 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 tr -d '\r' <"$log" >"$tmp/log"
 regexes() { grep -vE '^[[:space:]]*(#|$)' "$1" || true; }
 regexes "$PATTERNS" >"$tmp/patterns"
+intended=${INTENDED:-}
 # A 'fixed-by: REGEX' line of the known list covers the patterns after it, up to
 # the next blank line: when the booted kernel's tree (KERNEL_TREE) has a commit
 # since base whose subject matches REGEX, those splats are no longer known.
@@ -48,7 +51,7 @@ done_line=$(guest | grep -c '^GUEST-DONE' || true)
 
 # ---- splat scan, by block: a WARN/BUG block from 'cut here' to 'end trace'
 # (or the next 60 lines) is known as a whole when one of its lines is known.
-awk -v known="$tmp/known" -v pats="$tmp/patterns" '
+awk -v known="$tmp/known" -v pats="$tmp/patterns" -v intended="$intended" '
 	BEGIN {
 		while ((getline p < pats) > 0) P[np++] = p
 		while ((getline k < known) > 0) K[nk++] = k
@@ -64,7 +67,8 @@ awk -v known="$tmp/known" -v pats="$tmp/patterns" '
 		line = $0
 		# Not scanned: the guest init and KUnit KTAP lines (test names may say preempt_count).
 		body = line; sub(/^\[[^]]*\] /, "", body)
-		skip = body ~ /^guest: / || body ~ /^[ \t]*((not )?ok [0-9]+ |#|KTAP version|[0-9]+\.\.[0-9]+$)/
+		skip = body ~ /^guest: / || body ~ /^[ \t]*((not )?ok [0-9]+ |#|KTAP version|[0-9]+\.\.[0-9]+$)/ ||
+			(intended != "" && body ~ intended)
 		if (body ~ /-+\[ cut here \]-+/) { flush(); inblock = 1; start = NR }
 		B[nb] = line; L[nb] = NR; H[nb] = !skip && is(body, P, np); nb++
 		if (!inblock || body ~ /---\[ end trace/ || NR - start > 60) flush()

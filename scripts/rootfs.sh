@@ -163,6 +163,23 @@ if [ -n "${DEB_PKGS:-}" ]; then
 	done < <(tail -n +2 "$out.files" | sort -u)
 fi
 
+# ---- the build's kernel as /boot/vmlinux (GUEST_KERNEL=1: kexec and kdump load it),
+# and its modules (GUEST_MODULES, paths under OUT), flat in /lib/modules.
+mods=${OUT:-$BUILD/out/$target}
+if [ -n "${GUEST_KERNEL:-}" ]; then
+	[ -s "$mods/vmlinux" ] || die "rootfs: $target: no kernel $mods/vmlinux to put in /boot"
+	mkdir -p "$stage/boot"
+	cp "$mods/vmlinux" "$stage/boot/vmlinux"
+fi
+if [ -n "${GUEST_MODULES:-}" ]; then
+	mkdir -p "$stage/usr/lib/modules"
+	for m in $GUEST_MODULES; do
+		[ -s "$mods/$m" ] || die "rootfs: $target: no module $mods/$m: build the target first (scripts/build.sh $target)"
+		cp "$mods/$m" "$stage/usr/lib/modules/"
+	done
+	say "rootfs: $target: modules from $mods: $GUEST_MODULES"
+fi
+
 # ---- pack, with the kernel tree's gen_init_cpio: owners and nodes without root ----
 gic=$BUILD/tools/gen_init_cpio
 if [ ! -x "$gic" ] || [ "$LINUX/usr/gen_init_cpio.c" -nt "$gic" ]; then

@@ -45,7 +45,7 @@ while read -r suites name cmd; do
 	fi
 done <"$CHECKS"
 n=${#names[@]}
-[ "$n" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full)"
+[ "$n" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture)"
 
 mkdir -p "$LOGS"
 echo "KTAP version 1"

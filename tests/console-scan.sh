@@ -32,6 +32,24 @@ expect_line '^ok [0-9]+ kunit-preempt_count_demo # pass:2 fail:0 skip:0 total:2$
 expect_line '^not ok [0-9]+ kunit-missing_suite # the suite did not run at boot$'
 pass "each KUnit suite the kernel must run is one result; a missing one fails"
 
+# kdump's intended panic (INTENDED): not a splat; any other splat still is.
+kd=$T/kdump.log
+printf '%s\n' '[    9.000000] sysrq: Trigger a crash' \
+	'[    9.000001] Kernel panic - not syncing: sysrq triggered crash' \
+	'[    0.000000] Linux version 7.3.4 (capture kernel)' \
+	'[    2.000000] guest: KTAP version 1' '[    2.000001] guest: 1..1' \
+	'[    2.000002] guest: ok 1 kdump-capture # /proc/vmcore: 1 bytes' '[    2.000003] guest: GUEST-DONE' >"$kd"
+panic='Kernel panic - not syncing: sysrq triggered crash$'
+INTENDED=$panic "$TOP/scripts/console.sh" "$kd" >"$T/out" 2>&1 || { cat "$T/out"; fail "the intended panic failed the boot"; }
+expect_line '^ok [0-9]+ splats # none$'
+expect_fail "the panic, not declared intended" "$TOP/scripts/console.sh" "$kd"
+expect_line '^not ok [0-9]+ splats # 1 new splat'
+sed -i '2a [    9.000002] WARNING: arch/powerpc/kernel/smp.c:600 at crash_send_ipi+0x40/0x60' "$kd"
+INTENDED=$panic expect_fail "another splat beside the intended panic" "$TOP/scripts/console.sh" "$kd"
+expect_line '^#   3: .*WARNING: arch/powerpc/kernel/smp.c:600'
+! grep -q '^#   2: ' "$T/out" || fail "the intended panic was listed as a splat"
+pass "the intended panic (INTENDED) is not a splat; another splat beside it still fails"
+
 # A known splat whose fix (its 'fixed-by:' subject) is in the booted tree is new.
 fixed=$T/fixed-tree
 git init -q "$fixed" && git -C "$fixed" commit -q --allow-empty -m base && git -C "$fixed" tag base

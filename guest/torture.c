@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The torture scenarios (guest.run=torture-*, never run by default): the
+ * kernel's own rcutorture and locktorture, built as modules by the torture
+ * targets (kernel/configs/torture.config) and packed into /lib/modules of
+ * the initramfs. Each run loads the module with its parameters, lets it run,
+ * and unloads it: the module's cleanup prints its own verdict,
+ * '<type>-torture:--- End of test: SUCCESS' (or FAILURE, RCU_HOTPLUG,
+ * LOCK_HOTPLUG...), and that line is the result.
+ * Settings on the kernel command line:
+ *   guest.torture_secs=    rcutorture's run (default 120 s); each
+ *                          locktorture type runs a third of it
+ *   guest.rcutorture_type= default rcu; busted is the negative control
+ *   guest.locktorture_types= default spin_lock,mutex_lock,rwsem_lock
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "lib.h"
+#include "scenarios.h"
+
+static long secs_opt(void)
+{
+	const char *v = cmdline_get("guest.torture_secs");
+
+	return v && *v ? strtol(v, NULL, 0) : 120;
+}
+
+/* Loads /lib/modules/NAME.ko with PARAMS; an already loaded module is fine. */
+static int load(const char *name, const char *params)
+{
+	char path[128];
+	int fd, rc;
+
+	snprintf(path, sizeof(path), "/lib/modules/%s.ko", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return result(FAIL, "%s: %s: is this a torture target's initramfs?", path, strerror(errno));
+	rc = syscall(SYS_finit_module, fd, params, 0);
+	close(fd);
+	if (rc && errno != EEXIST)
+		return result(FAIL, "finit_module(%s, \"%s\"): %s", name, params, strerror(errno));
+	return PASS;
+}
+
+static const char *const notes[] = { "Start of test", "!!!", "Reader Pipe:", "Writes:", "Reads:", NULL };
+
+/* One module run: load, wait, unload, judge by its 'End of test' line. */
+static int torture_run(const char *mod, const char *type, const char *params, long secs)
+{
+	char p[512], verdict[512];
+	int fd = kmsg_open(), rc;
+
+	if (fd < 0)
+		return result(FAIL, "/dev/kmsg: %s", strerror(errno));
+	if (load("torture", "")) {
+		close(fd);
+		return FAIL;
+	}
+	snprintf(p, sizeof(p), "torture_type=%s %s", type, params);
+	diag("%s: %s for %ld s", mod, p, secs);
+	if (load(mod, p)) {
+		close(fd);
+		return FAIL;
+	}
+	sleep_ms(secs * 1000);
+	if (syscall(SYS_delete_module, mod, O_NONBLOCK)) {
+		close(fd);
+		return result(FAIL, "delete_module(%s): %s", mod, strerror(errno));
+	}
+	rc = kmsg_wait(fd, "End of test:", verdict, sizeof(verdict), 120000, notes);
+	close(fd);
+	if (rc)
+		return result(FAIL, "%s %s: no 'End of test' line within 120 s of the unload", mod, type);
+	if (!strstr(verdict, "End of test: SUCCESS"))
+		return result(FAIL, "%s", verdict);
+	return result(PASS, "%.200s", verdict);
+}
+
+/*
+ * rcutorture as TREE03 runs it (tools/testing/selftests/rcutorture/configs/
+ * rcu/TREE03.boot): CPU hotplug every 200 jiffies after 30 s (5 s in a short
+ * run), readers
+ * preempted by an RT task for 10 ms at a time, plus the nesting of its
+ * reader segments and the preemption model of the boot.
+ */
+int torture_rcu(void)
+{
+	const char *v = cmdline_get("guest.rcutorture_type");
+	char params[256], type[64];
+	long secs;
+
+	snprintf(type, sizeof(type), "%s", v && *v ? v : "rcu");	/* before the next cmdline_get() */
+	secs = secs_opt();
+
+	snprintf(params, sizeof(params),
+		 "onoff_interval=200 onoff_holdoff=%d preempt_duration=10 stat_interval=%ld",
+		 secs > 60 ? 30 : 5, secs / 4 > 15 ? secs / 4 : 15L);
+	return torture_run("rcutorture", type, params, secs);
+}
+
+/* locktorture, each lock type of guest.locktorture_types= in turn, with hotplug. */
+int torture_lock(void)
+{
+	const char *v = cmdline_get("guest.locktorture_types");
+	char types[128], list[128], *t, *save, params[128];
+	long secs;
+	int n = 0;
+
+	snprintf(list, sizeof(list), "%s", v && *v ? v : "spin_lock,mutex_lock,rwsem_lock");
+	snprintf(types, sizeof(types), "%s", list);	/* before the next cmdline_get() */
+	secs = secs_opt() / 3 > 20 ? secs_opt() / 3 : 20;
+	snprintf(params, sizeof(params), "onoff_interval=%d onoff_holdoff=5 stat_interval=%ld",
+		 possible_cpus() > 1 ? 3 : 0, secs);
+	for (t = strtok_r(types, ",", &save); t; t = strtok_r(NULL, ",", &save), n++)
+		if (torture_run("locktorture", t, params, secs))
+			return FAIL;
+	return result(PASS, "%d lock types, End of test: SUCCESS for each (%s)", n, list);
+}

@@ -1,0 +1,21 @@
+#!/bin/bash
+# Build and boot a test-full guest (kernel/targets: guest-le-full, guest-be-full,
+# guest-le-full-base): the boot-test guest plus the rcutorture and locktorture
+# modules (guest/torture.c), the kernel itself in the initramfs and kexec,
+# kdump and sysrq (guest/kexec.c, guest/nmi.c). A target ending in -base is the
+# unpatched base, built in the work tree build/base-tree, so that a failure the
+# base shows too is told from one the series brings.
+# Usage: boot-full.sh TARGET [KERNEL-ARGS...]
+#   e.g. boot-full.sh guest-le-full preempt=lazy 'guest.run=torture-*' guest.torture_secs=180
+. "$(dirname "$0")/common.sh"
+target=${1:?usage: boot-full.sh guest-le-full|guest-be-full|guest-le-full-base [KERNEL-ARGS...]}
+shift
+need_tree "$LINUX"
+tree=$LINUX
+if [[ $target == *-base ]]; then
+	tree=$BUILD/base-tree
+	worktree_at "$tree" base
+fi
+export OUT=$BUILD/out/$target
+"$TOP/scripts/build.sh" "$target" "$tree"
+NAME=${NAME:-$target${*:+-$*}} "$TOP/scripts/boot.sh" "$target" "$@"
