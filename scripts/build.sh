@@ -37,10 +37,14 @@ blame_errors() {
 build_lock
 "$TOP/scripts/config.sh" "$target" "$tree" "$OUT"
 log=$OUT/build.log
-say "build: $target: make vmlinux -j$JOBS ($(git -C "$tree" describe --always --tags 2>/dev/null) in $tree -> $OUT, log: $log)"
+# A config with modules (the test-full guests, for the torture suites) builds them too.
+what=vmlinux
+! grep -qx 'CONFIG_MODULES=y' "$OUT/.config" || what="vmlinux modules"
+say "build: $target: make $what -j$JOBS ($(git -C "$tree" describe --always --tags 2>/dev/null) in $tree -> $OUT, log: $log)"
 start=$SECONDS
+# shellcheck disable=SC2086 # the make goals are words
 if ! make -C "$tree" O="$OUT" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="ccache ${T_CROSS}gcc" \
-	-j"$JOBS" vmlinux 2>&1 | tee "$log"; then
+	-j"$JOBS" $what 2>&1 | tee "$log"; then
 	echo "---- build: $target: the last compiler errors ----" >&2
 	grep -E -A4 '(error|Error)[: ]|undefined reference|\*\*\*' "$log" | tail -n 40 >&2 || tail -n 40 "$log" >&2
 	blame_errors "$tree" "$log" >&2 || true
