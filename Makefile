@@ -17,6 +17,7 @@ help:
 	@echo "make sparse      sparse and W=1 on the objects the series touches: no new warning against base"
 	@echo "make build       build vmlinux for TARGET=$(subst $() ,|,$(TARGETS)) (default: ppc64le) in build/out/TARGET"
 	@echo "make bench       base vs patched vs the pre-7.0 reference in QEMU, table and plot in results/<time>/ (EXTRA=mbox|dir [EXTRA_NAME=word]: one more kernel)"
+	@echo "make bench-rcu   make bench plus the second series (series/ + series-rcu/) as kernel 'rcu'"
 	@echo "make bench-host  NAME=base|patched: the bench's workloads on the running kernel (a POWER10 LPAR)"
 	@echo "make bench-compare A=dir B=dir: the table and plot of two result folders"
 	@echo "make deb         linux-image and linux-headers .deb of the patched kernel (CONFIG=file; default: bench config)"
