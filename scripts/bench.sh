@@ -22,8 +22,13 @@ t0=$SECONDS
 stage() { say "bench [$(date +%H:%M:%S), +$(((SECONDS - t0) / 60))m$(((SECONDS - t0) % 60))s] $*"; }
 
 kernels=(base patched)
-# The build target of a kernel: the reference has its own config.
-target_of() { if [ "$1" = reference ]; then echo bench-le-reference; else echo "$target"; fi; }
+# The build target of a kernel: the reference and the rcu kernel have their own config.
+target_of() {
+	case $1 in
+	reference | rcu) echo "bench-le-$1" ;;
+	*) echo "$target" ;;
+	esac
+}
 if [ -n "${EXTRA:-}" ]; then
 	[ -e "$EXTRA" ] || die "bench: EXTRA=$EXTRA: no such file or directory"
 	EXTRA=$(realpath "$EXTRA")

@@ -57,7 +57,8 @@ def parse_dir(d):
                 continue
             kernel = f[1]
             if len(f) == 4:
-                rows.append((kernel, 0, 'static', f[2], 0, float(f[3])))
+                if f[3] != 'absent':	# a function the kernel does not have (inlined: the reference's)
+                    rows.append((kernel, 0, 'static', f[2], 0, float(f[3])))
             elif len(f) > 4:
                 kv = dict(zip(f[3::2], f[4::2]))
                 for k in ('disable', 'nested', 'zero', 'current_loads', 'zero_loads', 'nested_loads'):
