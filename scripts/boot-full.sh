@@ -1,14 +1,15 @@
 #!/bin/bash
-# Build and boot a test-full guest (kernel/targets: guest-le-full, guest-be-full,
-# guest-le-full-base): the boot-test guest plus the rcutorture and locktorture
-# modules (guest/torture.c), the kernel itself in the initramfs and kexec,
-# kdump and sysrq (guest/kexec.c, guest/nmi.c). A target ending in -base is the
+# Build and boot a guest target that needs its own build (kernel/targets:
+# guest-le-full, guest-be-full, guest-le-full-base; guest-le-base through
+# scripts/boot-base.sh). The test-full guests are the boot-test guest plus
+# the rcutorture and locktorture modules (guest/torture.c), the kernel itself
+# in the initramfs and kexec, kdump and sysrq (guest/kexec.c, guest/nmi.c). A target ending in -base is the
 # unpatched base, built in the work tree build/base-tree, so that a failure the
 # base shows too is told from one the series brings.
 # Usage: boot-full.sh TARGET [KERNEL-ARGS...]
 #   e.g. boot-full.sh guest-le-full preempt=lazy 'guest.run=torture-*' guest.torture_secs=180
 . "$(dirname "$0")/common.sh"
-target=${1:?usage: boot-full.sh guest-le-full|guest-be-full|guest-le-full-base [KERNEL-ARGS...]}
+target=${1:?usage: boot-full.sh TARGET [KERNEL-ARGS...]}
 shift
 need_tree "$LINUX"
 tree=$LINUX
