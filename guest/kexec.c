@@ -88,10 +88,12 @@ static int load(int crash, const char *cmdline, const char **how)
 {
 	if (!access(KEXEC, X_OK)) {
 		char cl[4200];
-		char *argv[] = { "kexec", crash ? "-p" : "-l", KERNEL, "--initrd=" INITRD, cl, NULL };
+		/* -c: the kexec_load() syscall, which kexec-tools would otherwise
+		 * try only after kexec_file_load(), the path of the BE guest. */
+		char *argv[] = { "kexec", "-c", crash ? "-p" : "-l", KERNEL, "--initrd=" INITRD, cl, NULL };
 		int st;
 
-		*how = crash ? "kexec-tools, kexec -p" : "kexec-tools, kexec -l";
+		*how = crash ? "kexec-tools, kexec -c -p (kexec_load)" : "kexec-tools, kexec -c -l (kexec_load)";
 		snprintf(cl, sizeof(cl), "--command-line=%s", cmdline);
 		st = run_cmd(argv, 60, out, sizeof(out));
 		if (st) {
@@ -162,8 +164,8 @@ int kdump(void)
 			      size);
 	if (prepare())
 		return FAIL;
-	/* The capture kernel: one CPU, the capture scenario only. */
-	if (next_cmdline(cl, sizeof(cl), drop, "nr_cpus=1 guest.run=kdump-capture"))
+	/* The capture kernel: one CPU, the capture scenario only, no KUnit suites. */
+	if (next_cmdline(cl, sizeof(cl), drop, "nr_cpus=1 kunit.enable=0 guest.run=kdump-capture"))
 		return result(FAIL, "the capture command line does not fit");
 	if (load(1, cl, &how))
 		return FAIL;

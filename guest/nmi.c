@@ -38,10 +38,12 @@ int nmi_ipi(void)
 			break;
 		memset(seen, 0, sizeof(seen));
 		got = 0;
-		if (write_str("/proc/sysrq-trigger", "l")) {
+		int e = write_str("/proc/sysrq-trigger", "l");
+
+		if (e) {
 			close(fd);
 			spin_stop(spin, n);
-			return result(FAIL, "round %d: writing 'l' to /proc/sysrq-trigger: %s", r, strerror(errno));
+			return result(FAIL, "round %d: writing 'l' to /proc/sysrq-trigger: %s", r, strerror(-e));
 		}
 		/* 'NMI backtrace for cpu N' (or '... cpu N skipped: idling at ...') */
 		while (got < n && !kmsg_next(fd, rec, sizeof(rec), 10000)) {

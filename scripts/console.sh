@@ -10,6 +10,11 @@
 # KERNEL_TREE=dir: the booted kernel's git tree (for 'fixed-by:' in the known list).
 # INTENDED=regex: the splat line a scenario causes on purpose (kdump's sysrq-c
 #   panic): not scanned; every other splat line still fails.
+# REQUIRE=regex: a guest line that must be there (kexec's last round): one more
+#   result, which fails without it. Each guest run (a kexec chain has several)
+#   must also print as many results as its '1..N' plan says.
+# Stack frame lines ('[sp] [ip] func+off/size') are not scanned: function names
+# such as preempt_count_add are no splat; the splat's own header line is.
 # Usage: console.sh LOG [TITLE]
 . "$(dirname "$0")/common.sh"
 
@@ -68,6 +73,7 @@ awk -v known="$tmp/known" -v pats="$tmp/patterns" -v intended="$intended" '
 		# Not scanned: the guest init and KUnit KTAP lines (test names may say preempt_count).
 		body = line; sub(/^\[[^]]*\] /, "", body)
 		skip = body ~ /^guest: / || body ~ /^[ \t]*((not )?ok [0-9]+ |#|KTAP version|[0-9]+\.\.[0-9]+$)/ ||
+			body ~ /^\[[0-9a-f]+\] \[[0-9a-f]+\] / || body ~ /^(NIP|LR) +\[[0-9a-f]+\] / ||
 			(intended != "" && body ~ intended)
 		if (body ~ /-+\[ cut here \]-+/) { flush(); inblock = 1; start = NR }
 		B[nb] = line; L[nb] = NR; H[nb] = !skip && is(body, P, np); nb++
@@ -81,19 +87,33 @@ known_sig=$(grep -m1 '^known' "$tmp/hits" | cut -f3- | sed -E 's/^\[[^]]*\] //' 
 
 # ---- the guest's results, each with the diagnostics printed since its start.
 declare -A gdiag=()
-cur=-
+cur=- plans=() got=()
 while IFS= read -r l; do
 	case $l in
+	"1.."*) plans+=("${l#1..}") got+=(0) ;;
 	"# "*": start") cur=${l#\# }; cur=${cur%: start}; gdiag[$cur]= ;;
 	"# "*) gdiag[$cur]+="$l"$'\n' ;;
-	"not ok "*lockdep-alive*)
-		if [ "$known_n" -gt 0 ] && [ "$new_n" = 0 ]; then
+	"ok "* | "not ok "*)
+		if [[ $l == "not ok "*lockdep-alive* ]] && [ "$known_n" -gt 0 ] && [ "$new_n" = 0 ]; then
 			l="${l%% \#*} # TODO known base failure: ${l#*\# }; turned off by the known base splat '$known_sig' (issue 6)"
 		fi
-		add "$l"; cur=- ;;
-	"ok "* | "not ok "*) add "$l"; cur=- ;;
+		add "$l"
+		cur=-
+		[ ${#got[@]} = 0 ] || got[-1]=$((got[-1] + 1)) ;;
 	esac
 done < <(guest)
+for i in "${!plans[@]}"; do
+	[ "${got[i]}" = "${plans[i]}" ] ||
+		add "not ok 0 guest-plan # guest run $((i + 1)) of ${#plans[@]}: planned ${plans[i]} results, printed ${got[i]}"
+done
+if [ -n "${REQUIRE:-}" ]; then
+	guest >"$tmp/guest"
+	if grep -qE -- "$REQUIRE" "$tmp/guest"; then
+		add "ok 0 required # $(grep -m1 -E -- "$REQUIRE" "$tmp/guest")"
+	else
+		add "not ok 0 required # no guest line matches /$REQUIRE/"
+	fi
+fi
 
 # ---- did the guest finish?
 if [ "$done_line" = 0 ]; then

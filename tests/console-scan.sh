@@ -58,3 +58,24 @@ KERNEL_TREE=$fixed expect_fail "a known splat in a kernel that has its fix" "$TO
 expect_line '^not ok [0-9]+ splats # [0-9]+ new splat'
 expect_line '^not ok [0-9]+ lockdep-alive # debug_locks: 0'
 pass "a kernel with the fix of a known splat fails on that splat and on lockdep-alive"
+
+# sysrq-l's NMI backtraces: a CPU caught in preempt_count_add is no splat
+# (frames are not scanned); a guest run short of its plan, or without the
+# REQUIRE line, fails.
+nb=$T/nmi.log
+printf '%s\n' '[    3.000000] guest: KTAP version 1' '[    3.000001] guest: 1..2' \
+	'[    3.100000] NMI backtrace for cpu 1' '[    3.100001] NIP [c0000000001d1e00] preempt_count_add+0x20/0x80' \
+	'[    3.100002] LR [c0000000001d1e44] preempt_count_sub+0x54/0x80' '[    3.100003] Call Trace:' \
+	'[    3.100004] [c000000002f4f8a0] [c0000000001d1e44] preempt_count_sub+0x54/0x80' \
+	'[    3.200000] guest: ok 1 nmi-ipi # 50 rounds' '[    3.200001] guest: ok 2 lockdep-alive' \
+	'[    3.200002] guest: GUEST-DONE' >"$nb"
+"$TOP/scripts/console.sh" "$nb" >"$T/out" 2>&1 || { cat "$T/out"; fail "an NMI backtrace through preempt_count_add failed the boot"; }
+expect_line '^ok [0-9]+ splats # none$'
+REQUIRE='^ok [0-9]+ nmi-ipi # 50 rounds' "$TOP/scripts/console.sh" "$nb" >"$T/out" 2>&1 || { cat "$T/out"; fail "REQUIRE of a line that is there failed"; }
+expect_line '^ok [0-9]+ required # ok 1 nmi-ipi # 50 rounds$'
+REQUIRE='^ok [0-9]+ kexec # round 3 ' expect_fail "a REQUIRE line that is not there" "$TOP/scripts/console.sh" "$nb"
+expect_line '^not ok [0-9]+ required # no guest line matches /\^ok \[0-9\]\+ kexec # round 3 /$'
+sed -i 's/guest: 1\.\.2$/guest: 1..3/' "$nb"
+expect_fail "a guest run short of its plan" "$TOP/scripts/console.sh" "$nb"
+expect_line '^not ok [0-9]+ guest-plan # guest run 1 of 1: planned 3 results, printed 2$'
+pass "stack frames are not splats; REQUIRE and each run's '1..N' plan are enforced"

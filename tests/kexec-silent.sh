@@ -4,6 +4,7 @@
 # must fail the boot: the rounds after the kexec are judged by what the
 # console shows, not by QEMU's exit.
 . "$(dirname "$0")/lib.sh"
+export LINUX=$MAIN_LINUX	# the series' tree, not the self-tests' work tree
 expect_fail "a kexec into a kernel that prints nothing" env NAME=guest-le-full-kexec-silent \
 	"$TOP/scripts/boot-full.sh" guest-le-full preempt=full retain_initrd guest.run=smp,kexec guest.kexec_rounds=1 \
 	guest.kexec_append=loglevel=0
