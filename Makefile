@@ -5,19 +5,19 @@ BRANCH ?= dev
 TARGETS := $(shell awk 'NF && $$1 !~ /^[[:punct:]]/ { print $$1 }' kernel/targets)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps source apply export checkpatch sparse build check test test-full test-torture
+.PHONY: help deps source apply export export-rcu checkpatch sparse build check test test-full test-torture
 
 help:
 	@echo "make help        this list"
 	@echo "make deps        install the Debian packages the harness needs (as root; skips what is there)"
 	@echo "make source      fetch the pinned Linux base (kernel/base.env) into build/linux, tag 'base'"
-	@echo "make apply       git am series/ onto the base in branch 'series' of build/linux"
+	@echo "make apply       git am series/ then series-rcu/ onto the base: branch 'series' of build/linux ('series-preempt': series/ alone)"
 	@echo "make export      write branch BRANCH (default: dev) of build/linux back into series/, To:/Cc: from get_maintainer.pl"
-	@echo "make checkpatch  checkpatch.pl --strict on every patch of series/"
+	@echo "make export-rcu  write branch 'rcu' (built on 'dev') of build/linux back into series-rcu/"
+	@echo "make checkpatch  checkpatch.pl --strict on every patch of series/ and series-rcu/"
 	@echo "make sparse      sparse and W=1 on the objects the series touches: no new warning against base"
 	@echo "make build       build vmlinux for TARGET=$(subst $() ,|,$(TARGETS)) (default: ppc64le) in build/out/TARGET"
-	@echo "make bench       base vs patched vs the pre-7.0 reference in QEMU, table and plot in results/<time>/ (EXTRA=mbox|dir [EXTRA_NAME=word]: one more kernel)"
-	@echo "make bench-rcu   make bench plus the second series (series/ + series-rcu/) as kernel 'rcu'"
+	@echo "make bench       base vs patched (series/) vs rcu (+ series-rcu/) vs the pre-7.0 reference in QEMU, table and plot in results/<time>/ (EXTRA=mbox|dir [EXTRA_NAME=word]: one more kernel)"
 	@echo "make bench-host  NAME=base|patched: the bench's workloads on the running kernel (a POWER10 LPAR)"
 	@echo "make bench-compare A=dir B=dir: the table and plot of two result folders"
 	@echo "make deb         linux-image and linux-headers .deb of the patched kernel (CONFIG=file; default: bench config)"
@@ -36,6 +36,8 @@ apply: source
 	@scripts/apply.sh
 export: source
 	@scripts/export.sh $(BRANCH)
+export-rcu: source
+	@FROM=dev SERIES=$(CURDIR)/series-rcu TO_SECTIONS='POWERPC|READ-COPY UPDATE' TO_LISTS='READ-COPY UPDATE' scripts/export.sh rcu
 checkpatch: source
 	@scripts/checkpatch.sh
 sparse: source

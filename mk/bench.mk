@@ -1,10 +1,8 @@
 # The bench's targets (scripts/bench*.sh, scripts/deb.sh): included by the Makefile.
-.PHONY: bench bench-rcu bench-host bench-compare deb
+.PHONY: bench bench-host bench-compare deb
 
 bench: deps source
 	@scripts/bench.sh
-bench-rcu: deps source
-	@scripts/bench-rcu.sh
 bench-host:
 	@scripts/bench-host.sh $(or $(NAME),$(error NAME=base|patched|... names the running kernel)) $(DIR)
 bench-compare:

@@ -1,6 +1,8 @@
 #!/bin/bash
-# git am the series (series/[0-9]*.patch but the cover letter, in order) onto the
-# base in a fresh branch 'series' of the kernel tree ($LINUX, $SERIES_BRANCH).
+# git am the series (series/[0-9]*.patch but the cover letter, in order), then
+# the second series on top of it (series-rcu/, $SERIES_ON_TOP), onto the base in
+# a fresh branch 'series' of the kernel tree ($LINUX, $SERIES_BRANCH). Branch
+# 'series-preempt' marks the first series alone (make bench's 'patched' kernel).
 . "$(dirname "$0")/common.sh"
 need git
 need_tree "$LINUX"
@@ -21,9 +23,11 @@ build_lock # a build reading this tree must not see it change
 say "apply: branch '$SERIES_BRANCH' of $LINUX reset to tag base"
 git checkout -q -f -B "$SERIES_BRANCH" base
 git clean -q -f -d -x
+git branch -q -D "$SERIES_BRANCH-preempt" >/dev/null 2>&1 || true
 
-mapfile -t patches < <(series_patches)
+mapfile -t patches < <(all_patches)
 n=${#patches[@]}
+first=$(series_patches | wc -l)
 if [ "$n" = 0 ]; then
 	say "apply: no patches in $SERIES: branch '$SERIES_BRANCH' is the base"
 	exit 0
@@ -31,11 +35,15 @@ fi
 k=0
 for p in "${patches[@]}"; do
 	k=$((k + 1))
-	say "apply: [$k/$n] ${p##*/}"
+	say "apply: [$k/$n] $(patch_label "$p")"
 	if ! msg=$(git am -q "$p" 2>&1); then
 		git am --abort >/dev/null 2>&1 || true
 		printf '%s\n' "$msg" | sed 's/^/    git am: /' >&2
-		die "apply: patch $k/$n ${p##*/} does not apply (branch '$SERIES_BRANCH' left at patch $((k - 1)))"
+		die "apply: patch $k/$n $(patch_label "$p") does not apply (branch '$SERIES_BRANCH' left at patch $((k - 1)))"
+	fi
+	if [ -n "$SERIES_ON_TOP" ] && [ "$k" = "$first" ]; then
+		git branch -f "$SERIES_BRANCH-preempt" HEAD
+		say "apply: branch '$SERIES_BRANCH-preempt': ${SERIES#"$TOP"/}/ alone; then ${SERIES_ON_TOP#"$TOP"/}/"
 	fi
 done
 say "apply: $n patches applied: branch '$SERIES_BRANCH' of $LINUX is at $(git log -1 --format='%h %s')"

@@ -1,10 +1,12 @@
 #!/bin/bash
-# make bench: base vs patched (and EXTRA) vs the pre-7.0 reference, under QEMU
-# pseries power10 LE. Builds the bench-le kernel from tag base (work tree
-# build/bench/base), from the series (build/bench/patched, at branch 'series'
-# after scripts/apply.sh), with EXTRA=path (a directory of patches or an mbox)
+# make bench: base vs patched vs rcu (and EXTRA) vs the pre-7.0 reference, under
+# QEMU pseries power10 LE. Builds the bench-le kernel from tag base (work tree
+# build/bench/base), from the series (build/bench/patched, at branch
+# 'series-preempt' after scripts/apply.sh), from both series (build/bench/rcu,
+# at branch 'series', configured bench-le-rcu: the second series' option on),
+# with EXTRA=path (a directory of patches or an mbox)
 # from that applied to base (build/bench/NAME, NAME from EXTRA_NAME=, default
-# extra; 'rcu' for the series plus the RCU series), and the reference: base with
+# extra), and the reference: base with
 # kernel/bench/'s patch, configured bench-le-reference (voluntary preemption,
 # no PREEMPT_RCU: how ppc64 ran before 7.0; build/bench/reference); reports the static figures of each vmlinux
 # (scripts/bench_static.py); boots each twice on 1 vCPU (scripts/boot.sh):
@@ -22,6 +24,7 @@ t0=$SECONDS
 stage() { say "bench [$(date +%H:%M:%S), +$(((SECONDS - t0) / 60))m$(((SECONDS - t0) % 60))s] $*"; }
 
 kernels=(base patched)
+[ -z "$SERIES_ON_TOP" ] || kernels+=(rcu)
 # The build target of a kernel: the reference and the rcu kernel have their own config.
 target_of() {
 	case $1 in
@@ -33,8 +36,8 @@ if [ -n "${EXTRA:-}" ]; then
 	[ -e "$EXTRA" ] || die "bench: EXTRA=$EXTRA: no such file or directory"
 	EXTRA=$(realpath "$EXTRA")
 	xn=${EXTRA_NAME:-extra}
-	[[ $xn =~ ^[a-z][a-z0-9-]*$ && $xn != base && $xn != patched && $xn != reference ]] ||
-		die "bench: EXTRA_NAME=$xn: one lower-case word other than base, patched, reference"
+	[[ $xn =~ ^[a-z][a-z0-9-]*$ && $xn != base && $xn != patched && $xn != rcu && $xn != reference ]] ||
+		die "bench: EXTRA_NAME=$xn: one lower-case word other than base, patched, rcu, reference"
 	kernels+=("$xn")
 fi
 kernels+=(reference)
@@ -53,8 +56,13 @@ stage "apply: the series onto base (scripts/apply.sh)"
 need_tree "$LINUX"
 mkdir -p "$BUILD/bench"
 worktree_at "$BUILD/bench/base" base
-# The commit just applied, under the lock: another apply may move the branch later.
-worktree_at "$BUILD/bench/patched" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
+# The commits just applied, under the lock: another apply may move the branches later.
+if [ -n "$SERIES_ON_TOP" ]; then
+	worktree_at "$BUILD/bench/patched" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH-preempt")"
+	worktree_at "$BUILD/bench/rcu" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
+else
+	worktree_at "$BUILD/bench/patched" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
+fi
 if [ -n "${EXTRA:-}" ]; then
 	stage "apply: EXTRA=$EXTRA onto base"
 	worktree_at "$BUILD/bench/$xn" base

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Bisect build: every prefix of the series (patches 1..k, k = 1..N) must build,
+# Bisect build: every prefix of the series, then of the series on top of it
+# (series-rcu/), patches 1..k, k = 1..N, must build,
 # for each target given (default: ppc64le ppc32), and its bpf_experimental.h must
 # pass scripts/bpf-header.sh, judged by that prefix's own kernel. Works in its
 # own work tree (build/bisect-tree, detached HEAD) and output folders
@@ -15,7 +16,7 @@ targets=("$@")
 for t in "${targets[@]}"; do target_info "$t"; done
 from=${BISECT_FROM:-1}
 
-mapfile -t patches < <(series_patches)
+mapfile -t patches < <(all_patches)
 n=${#patches[@]}
 if [ "$n" = 0 ]; then
 	say "bisect: no patches in $SERIES: nothing to bisect"
@@ -36,7 +37,7 @@ git -C "$tree" clean -q -f -d -x
 
 k=0
 for p in "${patches[@]}"; do
-	k=$((k + 1)) name=${p##*/}
+	k=$((k + 1)) name=$(patch_label "$p")
 	if ! msg=$(git -C "$tree" am -q "$p" 2>&1); then
 		git -C "$tree" am --abort >/dev/null 2>&1 || true
 		printf '%s\n' "$msg" | sed 's/^/    git am: /' >&2

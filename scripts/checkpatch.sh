@@ -1,5 +1,5 @@
 #!/bin/bash
-# checkpatch.pl --strict on each patch of the series (or on the patches given),
+# checkpatch.pl --strict on each patch of both series (or on the patches given),
 # one verdict line per patch; fails if any patch reports anything at all, with
 # one exception that is answered, not hidden: when checkpatch's only finding is
 # FILE_PATH_CHANGES ("added, moved or deleted file(s), does MAINTAINERS need
@@ -12,7 +12,7 @@
 need perl
 need_tree "$LINUX"
 
-if [ $# -gt 0 ]; then patches=("$@"); else mapfile -t patches < <(series_patches); fi
+if [ $# -gt 0 ]; then patches=("$@"); else mapfile -t patches < <(all_patches); fi
 if [ ${#patches[@]} = 0 ]; then
 	say "checkpatch: no patches in $SERIES: nothing to check"
 	exit 0

@@ -6,6 +6,13 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 LINUX=${LINUX:-$BUILD/linux}
 SERIES=${SERIES:-$TOP/series}
+# The second series (series-rcu/, PREEMPT_RCU's nesting in the PACA) goes on top
+# of the first: apply, checkpatch, bisect and the tests take both, in order.
+# Only with the default SERIES; SERIES_ON_TOP= (empty) leaves it out.
+if [ -z "${SERIES_ON_TOP+set}" ]; then
+	SERIES_ON_TOP=
+	[ "$SERIES" != "$TOP/series" ] || SERIES_ON_TOP=$TOP/series-rcu
+fi
 SERIES_BRANCH=${SERIES_BRANCH:-series}
 CONFIGS=${CONFIGS:-$TOP/kernel/configs}
 JOBS=${JOBS:-$(nproc)}
@@ -80,6 +87,21 @@ series_patches() {
 		[ -e "$p" ] || continue
 		[ "${p##*/}" = 0000-cover-letter.patch ] || echo "$p"
 	done
+}
+
+# The patches of both series: series_patches of $SERIES, then of $SERIES_ON_TOP.
+all_patches() {
+	series_patches
+	[ -z "$SERIES_ON_TOP" ] || SERIES=$SERIES_ON_TOP series_patches
+}
+
+# A patch's name in messages and check names: its file name, prefixed with its
+# folder's name for the series on top (series-rcu/0001-x.patch: series-rcu-0001-x).
+patch_label() {
+	local b=${1##*/} d=${1%/*}
+	b=${b%.patch}
+	[ -z "$SERIES_ON_TOP" ] || [ "$d" != "$SERIES_ON_TOP" ] || b=${d##*/}-$b
+	echo "$b"
 }
 
 # Checks that $1 is a kernel tree holding the base tag.

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Write a branch of the kernel tree back into series/ with git format-patch:
 # the commits base..BRANCH (default: the developer's branch 'dev'), numbered.
+# FROM=ref exports FROM..BRANCH instead: the second series, 'make export-rcu'
+# (FROM=dev SERIES=series-rcu, branch 'rcu', which is built on 'dev').
 # The hand-written cover letter keeps its headers, subject and text; only its
 # shortlog and diffstat are regenerated. Numbered patches no longer in the
 # branch are removed. apply then export gives back the same bytes.
@@ -15,13 +17,15 @@
 need git
 need_tree "$LINUX"
 branch=${1:-${BRANCH:-dev}}
+from=${FROM:-base}
 cd "$LINUX"
 
 git rev-parse -q --verify "$branch^{commit}" >/dev/null || die "export: no branch '$branch' in $LINUX"
-git merge-base --is-ancestor base "$branch" || die "export: '$branch' is not based on tag base: rebase it first"
-n=$(git rev-list --count "base..$branch")
-[ "$n" -gt 0 ] || die "export: base..$branch holds no commit: nothing to export ($SERIES left as it is)"
-[ -z "$(git rev-list --merges "base..$branch")" ] || die "export: base..$branch holds merge commits: make it linear first"
+git rev-parse -q --verify "$from^{commit}" >/dev/null || die "export: FROM=$from: no such commit in $LINUX"
+git merge-base --is-ancestor "$from" "$branch" || die "export: '$branch' is not based on $from: rebase it first"
+n=$(git rev-list --count "$from..$branch")
+[ "$n" -gt 0 ] || die "export: $from..$branch holds no commit: nothing to export ($SERIES left as it is)"
+[ -z "$(git rev-list --merges "$from..$branch")" ] || die "export: $from..$branch holds merge commits: make it linear first"
 # Only commits are exported: say so if the branch's work tree has more.
 wt=$(git worktree list --porcelain | awk -v b="branch refs/heads/$branch" '/^worktree /{w = substr($0, 10)} $0 == b {print w}')
 if [ -n "$wt" ] && [ -n "$(git -C "$wt" --no-optional-locks status --porcelain --untracked-files=no)" ]; then
@@ -39,6 +43,10 @@ trap 'rm -rf "$tmp"' EXIT
 
 # The recipients of one patch: writes PATCH.to and PATCH.cc, one address a line.
 ppc_list=linuxppc-dev@lists.ozlabs.org
+# To: also the maintainers of the sections matching TO_SECTIONS (an awk regex
+# on get_maintainer.pl's upper-cased role) and the lists matching TO_LISTS:
+# make export-rcu adds RCU's.
+to_sections=${TO_SECTIONS:-POWERPC} to_lists=${TO_LISTS:-}
 git show "$branch:MAINTAINERS" >"$tmp/MAINTAINERS" || die "export: no MAINTAINERS in $branch"
 [ -f scripts/get_maintainer.pl ] || die "export: no scripts/get_maintainer.pl in $LINUX"
 # get_maintainer.pl as export runs it. --no-fixes: no git lookups of Fixes:
@@ -55,9 +63,9 @@ recipients() {
 	fi
 	# The same addresses (in another order), the second time with their role:
 	# "ADDRESS (maintainer:SECTION)". To: the powerpc list and the maintainers
-	# (M:, status Maintained or Supported) of a powerpc section; Cc: the rest,
+	# (M:, status Maintained or Supported) of a powerpc section (TO_SECTIONS); Cc: the rest,
 	# in get_maintainer.pl's order.
-	awk -v list="$ppc_list" -v to="$p.to" -v cc="$p.cc" '
+	awk -v list="$ppc_list" -v to="$p.to" -v cc="$p.cc" -v tosec="$to_sections" -v tolists="$to_lists" '
 	FILENAME == ARGV[1] { if (NF) plain[++n] = $0; next }
 	NF { roles[++m] = $0 }
 	END {
@@ -69,7 +77,8 @@ recipients() {
 				if (substr(roles[j], 1, length(a) + 2) == a " (") { role = substr(roles[j], length(a) + 3); break }
 			if (role == "") { print "export: no role for " a " in get_maintainer.pl --roles" > "/dev/stderr"; exit 1 }
 			if (a == list) { print a > to; haslist = 1 }
-			else if (role ~ /^(maintainer|supporter):/ && toupper(role) ~ /POWERPC/) print a > to
+			else if (role ~ /^(maintainer|supporter):/ && toupper(role) ~ tosec) print a > to
+			else if (tolists != "" && role ~ /^open list:/ && toupper(role) ~ tolists) print a > to
 			else print a > cc
 		}
 		if (!haslist) print list > to
@@ -93,9 +102,9 @@ set_recipients() {
 	hdr && $0 == "" { header("To", tofile); header("Cc", ccfile); hdr = 0 }
 	{ print }' "$1" >"$1.new" && mv "$1.new" "$1"
 }
-say "export: git format-patch base..$branch ($n commits, [$prefix n/$n]) into ${SERIES#"$TOP"/}/"
+say "export: git format-patch $from..$branch ($n commits, [$prefix n/$n]) into ${SERIES#"$TOP"/}/"
 git format-patch -q --numbered --cover-letter --zero-commit --no-signature --no-thread \
-	--no-notes --no-base --subject-prefix="$prefix" -o "$tmp" "base..$branch"
+	--no-notes --no-base --subject-prefix="$prefix" -o "$tmp" "$from..$branch"
 
 say "export: To:/Cc: from scripts/get_maintainer.pl and $branch:MAINTAINERS"
 for p in "$tmp"/0*.patch; do

@@ -25,7 +25,7 @@ add() {
 	[[ " ${names[*]} " != *" $name "* ]] || die "test: $CHECKS: check '$name' listed twice"
 	names+=("$name") cmds+=("$2") gates+=("$3")
 }
-mapfile -t patches < <(series_patches)
+mapfile -t patches < <(all_patches)
 while read -r suites name cmd; do
 	[[ -z $suites || $suites == \#* ]] && continue
 	[[ ",$suites," == *",$suite,"* ]] || continue
@@ -39,8 +39,7 @@ while read -r suites name cmd; do
 		add "$name" "${cmd//\{patch\}/}" "$gate"
 	else
 		for p in "${patches[@]}"; do
-			b=${p##*/}
-			add "${name//\{patch\}/${b%.patch}}" "${cmd//\{patch\}/$(printf %q "$p")}" "$gate"
+			add "${name//\{patch\}/$(patch_label "$p")}" "${cmd//\{patch\}/$(printf %q "$p")}" "$gate"
 		done
 	fi
 done <"$CHECKS"

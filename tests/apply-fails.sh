@@ -1,11 +1,36 @@
 #!/bin/bash
 # Self-test of scripts/apply.sh: a patch that does not apply stops it, naming the
 # patch, with git am aborted and the branch left at the patch before; an empty
-# series applies as the base.
+# series applies as the base; a series on top (SERIES_ON_TOP, as series-rcu/)
+# goes after the first, which branch SERIES_BRANCH-preempt marks, and a patch of
+# it that does not apply is named with its folder.
 . "$(dirname "$0")/lib.sh"
 setup
 "$TOP/scripts/apply.sh" || fail "the series does not apply"
 top=$(git -C "$LINUX" rev-parse HEAD)
+! git -C "$LINUX" rev-parse -q --verify "$SERIES_BRANCH-preempt" >/dev/null ||
+	fail "a series alone (SERIES_ON_TOP empty) left a branch $SERIES_BRANCH-preempt"
+
+# Two series: the copy's last two patches moved into a folder on top.
+mkdir -p "$T/top"
+mapfile -t all < <(series_patches)
+m=${#all[@]}
+mv "${all[m - 2]}" "${all[m - 1]}" "$T/top/"
+SERIES_ON_TOP=$T/top "$TOP/scripts/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "two series do not apply"; }
+cat "$T/out"
+last=${all[m - 1]##*/}
+expect_line "apply: \\[$m/$m\\] top-${last%.patch}$"
+[ "$(git -C "$LINUX" rev-parse "HEAD^{tree}")" = "$(git -C "$LINUX" rev-parse "$top^{tree}")" ] ||
+	fail "two series: the tree differs from the series applied as one"
+[ "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH-preempt")" = "$(git -C "$LINUX" rev-parse HEAD~2)" ] ||
+	fail "two series: branch $SERIES_BRANCH-preempt is not at the first series' last patch"
+echo "garbage" >"$T/top/0099-not-a-patch.patch"
+expect_fail "apply of a series on top with a bad patch" env SERIES_ON_TOP="$T/top" "$TOP/scripts/apply.sh"
+expect_line "apply: patch $((m + 1))/$((m + 1)) top-0099-not-a-patch does not apply"
+rm "$T/top/0099-not-a-patch.patch"
+mv "$T/top"/*.patch "$SERIES/"
+pass "a series on top applies after the first, marked by branch $SERIES_BRANCH-preempt; its bad patch is named with its folder"
+"$TOP/scripts/apply.sh" >/dev/null 2>&1 || fail "the series does not apply again"
 
 # A patch whose context holds a line that only an unexported commit adds.
 f=$LINUX/lib/smp_processor_id.c
@@ -18,7 +43,7 @@ $SOB")
 n=$(series_patches | wc -l)
 
 expect_fail "apply of a series with a patch that does not apply" "$TOP/scripts/apply.sh"
-expect_line "apply: patch $n/$n ${bad##*/} does not apply"
+expect_line "apply: patch $n/$n $(patch_label "$bad") does not apply"
 expect_line "git am: "
 [ ! -d "$(git -C "$LINUX" rev-parse --git-path rebase-apply)" ] || fail "git am was not aborted"
 [ "$(git -C "$LINUX" rev-parse "HEAD^{tree}")" = "$(git -C "$LINUX" rev-parse "$top^{tree}")" ] ||

@@ -12,7 +12,7 @@ $SOB")
 n=$(series_patches | wc -l)
 # The bisect check of test-full builds the real prefixes; build only the last one here.
 expect_fail "the bisect build of a series that breaks ppc32" env BISECT_FROM="$n" "$TOP/scripts/bisect.sh" ppc32
-expect_line "bisect: patch $n/$n ${bad##*/} breaks the ppc32 build"
+expect_line "bisect: patch $n/$n $(patch_label "$bad") breaks the ppc32 build"
 expect_line "selftest: the ppc32 build is broken on purpose"
 expect_line "is on a line from patch $n of base..HEAD: selftest: break the ppc32 build"
 pass "the bisect build names the patch that breaks ppc32"
