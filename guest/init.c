@@ -55,6 +55,7 @@ static const struct scenario {
 	{ "kdump-capture", kdump_capture, 0 },
 	{ "torture-rcu", torture_rcu, 0 },
 	{ "torture-lock", torture_lock, 0 },
+	{ "kvm-l2", kvm_l2, 0 },
 	{ "lockdep-alive", lockdep_alive, 0 },
 	/* make bench (guest/bench.c): only when guest.run= names them. */
 	{ "bench-count", bench_count, 0 },
@@ -78,7 +79,8 @@ static int selected(const char *name)
 
 	if (!run)
 		return !cmdline_get("guest.shell") && strncmp(name, "bench-", 6) && strncmp(name, "torture-", 8) &&
-		       strncmp(name, "kexec", 5) && strncmp(name, "kdump", 5) && strcmp(name, "nmi-ipi");
+		       strncmp(name, "kexec", 5) && strncmp(name, "kdump", 5) && strcmp(name, "nmi-ipi") &&
+		       strncmp(name, "kvm", 3);
 	snprintf(pat, sizeof(pat), "%s", run);
 	for (p = strtok_r(pat, ",", &save); p; p = strtok_r(NULL, ",", &save))
 		if (!fnmatch(p, name, 0))

@@ -32,6 +32,7 @@ int kdump_capture(void);
 /* Run by init after the last scenario: an armed kexec or crash. */
 int kexec_finish(void);
 int torture_lock(void);
+int kvm_l2(void);
 
 /* guest/bench.c, shared with guest/trace.c: a bench.X= setting, one message. */
 long bench_param(const char *key, long def);
