@@ -12,8 +12,11 @@ The PACA offset of the word is found from the code itself: the offset most
 often used by an r13-relative lwz/addi 1/stw triple (preempt_disable()),
 rounded down to the 8-byte aligned word that holds it.
 
+--word NAME:OFFSET adds another PACA word to the same rule (the second
+series' RCU nesting word): it must be reached from r13, never from a copy.
+
 Usage: preempt_sites.py check OBJDUMP_OUTPUT PACACURRENT [--expect paca|current]
-       preempt_sites.py funcs  OBJDUMP_OUTPUT PACACURRENT FUNC...
+                              [--word NAME:OFFSET]...
 """
 import collections
 import re
@@ -79,8 +82,10 @@ def find_offset(path):
     return votes.most_common(1)[0][0] & ~7
 
 
-def scan(body, off, current):
-    """Yield (kind, insn) for each preempt-count access in one function."""
+def scan(body, off, current, extra=None):
+    """Yield (kind, insn) for each preempt-count access in one function;
+    kind is NAME-paca or NAME-copied-r13 for the words of extra {NAME: offset}."""
+    extra = extra or {}
     copies = {}     # reg -> displacement from r13
     tasks = set()   # regs holding current
     for i, (op, ops) in enumerate(body):
@@ -91,6 +96,11 @@ def scan(body, off, current):
                 yield 'paca', f'{op} {ops}'
             elif base in copies and off <= copies[base] + disp < off + 8:
                 yield 'copied-r13', f'{op} {ops}'
+            elif base == 'r13' and any(o <= disp < o + 8 for o in extra.values()):
+                yield [n for n, o in extra.items() if o <= disp < o + 8][0] + '-paca', f'{op} {ops}'
+            elif base in copies and any(o <= copies[base] + disp < o + 8 for o in extra.values()):
+                yield [n for n, o in extra.items() if o <= copies[base] + disp < o + 8][0] + \
+                    '-copied-r13', f'{op} {ops}'
             elif base in tasks and disp == 0 and op == 'lwz':
                 nxt = body[i + 1:i + 4]
                 if any(o == 'addi' for o, _ in nxt) and \
@@ -114,18 +124,28 @@ def scan(body, off, current):
             tasks -= {r for r in tasks if int(r[1:]) <= 12}
 
 
-def check(path, current, expect):
+def check(path, current, expect, extra=None):
+    extra = extra or {}
     off = find_offset(path) if expect == 'paca' else None
     totals = collections.Counter()
     bad = []
     for name, body in functions(path):
-        for kind, insn in scan(body, off if off is not None else -100, current):
+        for kind, insn in scan(body, off if off is not None else -100, current, extra):
             totals[kind] += 1
-            if kind == 'copied-r13' or (expect == 'paca' and kind == 'current'):
+            if kind.endswith('copied-r13') or (expect == 'paca' and kind == 'current'):
                 bad.append(f'{name}: {kind}: {insn}')
     print(f'preempt word PACA offset: {off}')
     for kind in ('paca', 'copied-r13', 'current'):
         print(f'{kind} sites: {totals[kind]}')
+    for w, o in extra.items():
+        if off is not None and abs(o - off) < 8:
+            print(f'BAD the {w} word (offset {o}) overlaps the preempt word')
+            return 1
+        print(f'{w} word PACA offset: {o}')
+        for kind in ('paca', 'copied-r13'):
+            print(f'{w} {kind} sites: {totals[w + "-" + kind]}')
+        if totals[w + '-paca'] == 0:
+            bad.append(f'no r13-relative access to the {w} word found')
     for b in bad[:50]:
         print('BAD', b)
     if expect == 'paca' and totals['paca'] == 0:
@@ -143,4 +163,9 @@ if __name__ == '__main__':
     expect = 'paca'
     if '--expect' in sys.argv:
         expect = sys.argv[sys.argv.index('--expect') + 1]
-    sys.exit(check(sys.argv[2], int(sys.argv[3]), expect))
+    extra = {}
+    for i, a in enumerate(sys.argv):
+        if a == '--word':
+            n, o = sys.argv[i + 1].split(':')
+            extra[n] = int(o)
+    sys.exit(check(sys.argv[2], int(sys.argv[3]), expect, extra))
