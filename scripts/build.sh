@@ -2,7 +2,7 @@
 # Build vmlinux for one target out of tree, with ccache, under the build lock.
 # Usage: build.sh TARGET [TREE]   (TREE: default $LINUX; OUT=dir overrides the
 # output folder, default build/out/TARGET, or build/out/TARGET-<tree name> for
-# another tree).
+# another tree; GOALS="path/x.o ..." builds those instead of vmlinux).
 . "$(dirname "$0")/common.sh"
 
 target=${1:?usage: build.sh TARGET [TREE]; targets: $(target_names)}
@@ -15,7 +15,8 @@ if [ -z "${OUT:-}" ]; then
 	[ "$tree" = "$(cd "$LINUX" && pwd)" ] || OUT=$BUILD/out/$target-${tree##*/}
 fi
 OUT=$(mkdir -p "$OUT" && cd "$OUT" && pwd)	# make -C TREE: a relative O= would land in the tree
-need ccache; need "${T_CROSS}gcc"
+need ccache; need "${T_CC#ccache }"
+[ -z "$T_LLVM" ] || export LLVM=$T_LLVM
 
 # For the first compiler errors on lines that the tree changed since base, name
 # the patch (commit of base..HEAD) that wrote the line.
@@ -38,17 +39,21 @@ build_lock
 "$TOP/scripts/config.sh" "$target" "$tree" "$OUT"
 log=$OUT/build.log
 # A config with modules (the test-full guests, for the torture suites) builds them too.
-what=vmlinux
-! grep -qx 'CONFIG_MODULES=y' "$OUT/.config" || what="vmlinux modules"
+what=${GOALS:-vmlinux}
+[ -n "${GOALS:-}" ] || ! grep -qx 'CONFIG_MODULES=y' "$OUT/.config" || what="vmlinux modules"
 say "build: $target: make $what -j$JOBS ($(git -C "$tree" describe --always --tags 2>/dev/null) in $tree -> $OUT, log: $log)"
 start=$SECONDS
 # shellcheck disable=SC2086 # the make goals are words
-if ! make -C "$tree" O="$OUT" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="ccache ${T_CROSS}gcc" \
+if ! make -C "$tree" O="$OUT" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="$T_CC" \
 	-j"$JOBS" $what 2>&1 | tee "$log"; then
 	echo "---- build: $target: the last compiler errors ----" >&2
 	grep -E -A4 '(error|Error)[: ]|undefined reference|\*\*\*' "$log" | tail -n 40 >&2 || tail -n 40 "$log" >&2
 	blame_errors "$tree" "$log" >&2 || true
 	die "build: $target failed after $((SECONDS - start)) s (tree $tree, log $log)"
+fi
+if [ -n "${GOALS:-}" ]; then
+	say "build: $target: $what ok in $((SECONDS - start)) s"
+	exit 0
 fi
 [ -s "$OUT/vmlinux" ] || die "build: $target: make succeeded but $OUT/vmlinux is missing"
 say "build: $target ok in $((SECONDS - start)) s: $OUT/vmlinux ($(du -h "$OUT/vmlinux" | cut -f1))"

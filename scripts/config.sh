@@ -18,14 +18,15 @@ for f in ${T_FRAGS//,/ }; do
 	frags+=("$CONFIGS/$f.config")
 done
 names=$(printf '%s + ' "${frags[@]#"$TOP"/}"); names=${names% + }
-need "${T_CROSS}gcc"
+need "${T_CC#ccache }"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 log=$out/config.log
 
 say "config: $target = $T_BASE + $names ($tree -> $out)"
 export ARCH=$T_ARCH CROSS_COMPILE=$T_CROSS
-mk() { make -C "$tree" O="$out" CC="ccache ${T_CROSS}gcc" "$@"; }
+[ -z "$T_LLVM" ] || export LLVM=$T_LLVM	# merge_config.sh's own make too
+mk() { make -C "$tree" O="$out" CC="$T_CC" "$@"; }
 {
 	if [ "$T_BASE" = allnoconfig ]; then
 		# allnoconfig with the fragment as KCONFIG_ALLCONFIG: everything else off.

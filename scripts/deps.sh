@@ -8,7 +8,8 @@ gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
 gcc-powerpc64-linux-gnu binutils-powerpc64-linux-gnu
 gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu
 libc6-dev-ppc64el-cross libc6-dev-ppc64-cross
-gnuplot-nox debhelper dpkg-dev fakeroot clang"
+gnuplot-nox debhelper dpkg-dev fakeroot clang
+clang-19 lld-19 llvm-19"
 # QEMU 10 comes from the backports of this Debian release: 7.2 has a PMU fault.
 QEMU_SUITE=${QEMU_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME}-backports")}
 
