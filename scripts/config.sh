@@ -5,6 +5,10 @@
 # merge_config.sh, then olddefconfig, then a check that every option the fragments
 # ask for really is in .config: Kconfig drops an option with an unmet dependency
 # without a word, so a dropped one is an error here.
+# BASE: allnoconfig (the fragments as KCONFIG_ALLCONFIG), a make target such as
+# ppc64_defconfig, 'distro' (Debian's own config, scripts/distro-config.sh), or
+# 'randconfig' (KCONFIG_SEED=SEED, the fragments forced through KCONFIG_ALLCONFIG).
+# FRAGMENTS 'none': the base alone.
 # Usage: config.sh TARGET [TREE] [OUT]
 . "$(dirname "$0")/common.sh"
 
@@ -13,11 +17,13 @@ target_info "$target"
 tree=$(cd "${2:-$LINUX}" 2>/dev/null && pwd) || die "config: no tree at ${2:-$LINUX}: run 'make source'"
 out=${3:-$BUILD/out/$target}
 frags=()
+[ "$T_FRAGS" != none ] || T_FRAGS=
 for f in ${T_FRAGS//,/ }; do
 	[ -f "$CONFIGS/$f.config" ] || die "config: no fragment $CONFIGS/$f.config for target $target"
 	frags+=("$CONFIGS/$f.config")
 done
 names=$(printf '%s + ' "${frags[@]#"$TOP"/}"); names=${names% + }
+[ -n "$names" ] || names="no fragment"
 need "${T_CC#ccache }"
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -31,9 +37,17 @@ mk() { make -C "$tree" O="$out" CC="$T_CC" "$@"; }
 	if [ "$T_BASE" = allnoconfig ]; then
 		# allnoconfig with the fragment as KCONFIG_ALLCONFIG: everything else off.
 		(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$out" "${frags[@]}")
+	elif [ "$T_BASE" = randconfig ]; then
+		[ -n "${SEED:-}" ] || die "config: $target: a randconfig target needs SEED="
+		cat "${frags[@]}" /dev/null >"$out/allconfig"
+		mk KCONFIG_SEED="$SEED" KCONFIG_ALLCONFIG="$out/allconfig" randconfig
+	elif [ "$T_BASE" = distro ]; then
+		"$TOP/scripts/distro-config.sh" "$out/.config"
+		[ ${#frags[@]} = 0 ] || (cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}")
+		cp "$out/.config" "$out/config.distro"
 	else
 		mk "$T_BASE"
-		(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}")
+		[ ${#frags[@]} = 0 ] || (cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}")
 	fi
 	mk olddefconfig
 } >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "config: $target: Kconfig failed (log: $log)"; }
@@ -53,7 +67,7 @@ while IFS= read -r line; do
 		[ -n "${want[$sym]+x}" ] || order+=("$sym")
 		want[$sym]=$line ;;
 	esac
-done < <(cat "${frags[@]}")
+done < <(cat "${frags[@]}" /dev/null)
 dropped=0
 for sym in "${order[@]}"; do
 	line=${want[$sym]}
@@ -74,3 +88,10 @@ for sym in "${order[@]}"; do
 done
 [ "$dropped" = 0 ] || die "config: $target: $dropped option(s) of $names not in the final .config: fix their dependencies in the fragment"
 say "config: $target: all ${#order[@]} options of $names are set"
+# Debian's config meets a newer tree: say what olddefconfig changed.
+if [ "$T_BASE" = distro ]; then
+	diff <(grep -E '^(CONFIG_|# CONFIG_)' "$out/config.distro" | sort) \
+		<(grep -E '^(CONFIG_|# CONFIG_)' "$out/.config" | sort) | grep -E '^[<>]' >"$out/olddefconfig.diff" || true
+	say "config: $target: olddefconfig changed $(grep -c '^>' "$out/olddefconfig.diff" || true) line(s) of Debian's config (all in $out/olddefconfig.diff); the first:"
+	sed -n '1,20p' "$out/olddefconfig.diff" >&2
+fi
