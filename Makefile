@@ -5,7 +5,7 @@ BRANCH ?= dev
 TARGETS := $(shell awk 'NF && $$1 !~ /^[[:punct:]]/ { print $$1 }' kernel/targets)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps source apply export export-rcu checkpatch sparse build check test test-full test-torture
+.PHONY: help deps source apply export export-rcu checkpatch sparse build check check-wide test test-full test-torture
 
 help:
 	@echo "make help        this list"
@@ -25,7 +25,8 @@ help:
 	@echo "make test        the tests: deps, source, apply, checkpatch, ppc64le debug build (guest-le), sparse,"
 	@echo "                 disasm, boot tests (LE full and lazy, BE), KUnit at boot and on ppc32, self-tests"
 	@echo "make test-full   check + test + every prefix builds + the base booted + the replay bug on base + negative controls"
-	@echo "make test-torture rcutorture, locktorture, kexec, kdump, NMI IPIs on the series and on the base (test-full guests)"
+	@echo "make test-torture rcutorture, locktorture, kexec, kdump, NMI IPIs, KVM on the series and on the base (test-full guests)"
+	@echo "make check-wide  Debian's ppc64el config, the robots' defconfigs, randconfigs (N=3 seeds each); ONLY=name runs one check"
 	@echo "make boot        boot the patched LE guest to a busybox shell (Ctrl-A X quits)"
 
 deps:
@@ -52,6 +53,8 @@ test-full: deps source
 	@scripts/test.sh full
 test-torture: deps source
 	@scripts/test.sh torture
+check-wide: deps source
+	@scripts/test.sh wide
 
 # Each mk/*.mk adds the targets of one area (boot tests, bench).
 include mk/*.mk

@@ -7,7 +7,8 @@
 # scripts/console.sh): each of its result lines counts as one check, shown
 # indented under it; '# SKIP' and '# TODO' (known base failure) results are
 # listed before the closing line and never counted as passed.
-# Usage: test.sh [test|check|full]   (CHECKS=file and LOGS=dir override the defaults)
+# Usage: test.sh [test|check|full|torture|wide]   (CHECKS=file and LOGS=dir override
+# the defaults; ONLY=regex runs only the checks it names, after the gates)
 . "$(dirname "$0")/common.sh"
 
 suite=${1:-test}
@@ -43,8 +44,22 @@ while read -r suites name cmd; do
 		done
 	fi
 done <"$CHECKS"
+# ONLY=regex: the checks whose whole name matches it, and the gates before them.
+if [ -n "${ONLY:-}" ]; then
+	keep_n=() keep_c=() keep_g=() keep_k=()
+	for i in "${!names[@]}"; do
+		[[ -n ${gates[i]} || ${names[i]} =~ ^($ONLY)$ ]] || continue
+		keep_k[${#keep_n[@]}]=${ktap[i]:-}
+		keep_n+=("${names[i]}") keep_c+=("${cmds[i]}") keep_g+=("${gates[i]}")
+	done
+	names=("${keep_n[@]}") cmds=("${keep_c[@]}") gates=("${keep_g[@]}") ktap=()
+	for i in "${!keep_k[@]}"; do ktap[i]=${keep_k[i]}; done
+	matched=0
+	for i in "${!names[@]}"; do [[ ! ${names[i]} =~ ^($ONLY)$ ]] || matched=1; done
+	[ "$matched" = 1 ] || die "test: ONLY=$ONLY matches no check of suite '$suite'"
+fi
 n=${#names[@]}
-[ "$n" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture)"
+[ "$n" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, wide)"
 
 mkdir -p "$LOGS"
 echo "KTAP version 1"

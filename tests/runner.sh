@@ -58,3 +58,13 @@ pass "a KTAP check counts each result; skips and known failures are listed, not 
 expect_fail "an empty suite" run nosuch
 expect_line 'no check in suite'
 pass "a suite without checks is an error, not a silent pass"
+
+ONLY='multi|exitonly' expect_fail "ONLY= picks checks" run ktap
+expect_line '^1\.\.2$'
+expect_line '^ok 1 - multi '
+expect_line '^not ok 2 - exitonly '
+ONLY=after run gate >"$T/out" 2>&1 && fail "ONLY= naming no check of the suite passed"
+expect_line 'matches no check'
+ONLY=never expect_fail "ONLY= after a failing gate" run gate
+expect_line '^not ok 2 - never # not run: stop failed'
+pass "ONLY= runs the checks it names, after the gates; a name that matches nothing is an error"
