@@ -1,5 +1,6 @@
 #!/bin/bash
 # Install, idempotently, what the harness needs from Debian packages.
+# Usage: deps.sh [clang]
 . "$(dirname "$0")/common.sh"
 
 PKGS="make gcc git ccache flex bison bc cpio xz-utils zstd libelf-dev libssl-dev
@@ -8,8 +9,9 @@ gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
 gcc-powerpc64-linux-gnu binutils-powerpc64-linux-gnu
 gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu
 libc6-dev-ppc64el-cross libc6-dev-ppc64-cross
-gnuplot-nox debhelper dpkg-dev fakeroot clang
-clang-19 lld-19 llvm-19"
+gnuplot-nox debhelper dpkg-dev fakeroot clang"
+# deps.sh clang: also Debian's LLVM 19, for the clang builds of make check.
+[ "${1:-}" != clang ] || PKGS="$PKGS clang-19 lld-19 llvm-19"
 # QEMU 10 comes from the backports of this Debian release: 7.2 has a PMU fault.
 QEMU_SUITE=${QEMU_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME}-backports")}
 
