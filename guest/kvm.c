@@ -84,9 +84,13 @@ static int run_l2(int kvm, int type, char *said, size_t size, int *hcalls)
 		goto out;
 	}
 	vcpu = ioctl(vm, KVM_CREATE_VCPU, 0);
-	runsz = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
-	if (vcpu < 0 || runsz <= 0) {
+	if (vcpu < 0) {
 		result(FAIL, "KVM_CREATE_VCPU: %s", strerror(errno));
+		goto out;
+	}
+	runsz = ioctl(kvm, KVM_GET_VCPU_MMAP_SIZE, 0);
+	if (runsz <= 0) {
+		result(FAIL, "KVM_GET_VCPU_MMAP_SIZE: %s", strerror(errno));
 		goto out;
 	}
 	run = mmap(NULL, runsz, PROT_READ | PROT_WRITE, MAP_SHARED, vcpu, 0);
@@ -153,8 +157,10 @@ int kvm_l2(void)
 		return result(FAIL, "/dev/kvm: %s (a kernel without KVM?)", strerror(errno));
 	for (int i = 0; i < ntypes; i++) {
 		diag("KVM-%s: creating the L2", name[types[i]]);
-		if (run_l2(kvm, types[i], said, sizeof(said), &hcalls))
-			continue;	/* the reason is set; the next type may work */
+		if (run_l2(kvm, types[i], said, sizeof(said), &hcalls)) {
+			diag("KVM-%s: %s", name[types[i]], reason);	/* the next type may work */
+			continue;
+		}
 		close(kvm);
 		if (strcmp(said, "L2 hello"))
 			return result(FAIL, "KVM-%s: the L2 said '%s', not 'L2 hello'", name[types[i]], said);

@@ -79,7 +79,8 @@ target_info() {
 	read -r T_ARCH T_CROSS T_BASE T_FRAGS <<<"$row"
 	# A target named *-clang builds with Debian's LLVM 19 (LLVM=-19: clang-19,
 	# ld.lld-19, llvm-*-19), for the target that CROSS_COMPILE names.
-	T_LLVM= T_CC="ccache ${T_CROSS}gcc"
+	# shellcheck disable=SC2034 # used by the scripts that source this file
+	T_LLVM='' T_CC="ccache ${T_CROSS}gcc"
 	if [[ $1 == *-clang ]]; then
 		T_LLVM=-19 T_CC="ccache clang-19"
 	fi

@@ -1,6 +1,6 @@
 #!/bin/bash
 # make deb: installable linux-image and linux-headers .deb packages of the
-# patched kernel (branch 'series' of build/linux, checked out in the work tree
+# patched kernel (branch 'series-preempt' of build/linux, DEB_RCU=1: 'series', checked out in the work tree
 # build/bench/patched) for ppc64el, with 'make bindeb-pkg', from a config file:
 # default the bench config (kernel/targets: bench-le) with modules on, or CONFIG=path, e.g. a
 # distro's /boot/config-* (olddefconfig fills in what is new in 7.3).
@@ -19,7 +19,10 @@ mkdir -p "$BUILD/deb" "$out"
 rm -f "$BUILD/deb"/*.deb "$BUILD/deb"/*.buildinfo "$BUILD/deb"/*.changes
 build_lock	# also over the tree: a bench building it must not see it change
 "$TOP/scripts/apply.sh"
-worktree_at "$tree" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
+# The patched kernel of make bench: series/ alone (DEB_RCU=1: with series-rcu/).
+branch=$SERIES_BRANCH
+[ -n "${DEB_RCU:-}" ] || ! git -C "$LINUX" rev-parse -q --verify "$SERIES_BRANCH-preempt" >/dev/null || branch=$SERIES_BRANCH-preempt
+worktree_at "$tree" "$(git -C "$LINUX" rev-parse "$branch")"
 if [ -n "${CONFIG:-}" ]; then
 	[ -s "$CONFIG" ] || die "deb: CONFIG=$CONFIG: no such config file"
 	say "deb: config from $CONFIG + olddefconfig"

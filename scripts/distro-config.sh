@@ -30,7 +30,7 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 dpkg-deb -x "$deb" "$tmp"
-src=$(find "$tmp" -name "$DISTRO_CONFIG*" | sed -n 1p)
+src=$(find "$tmp" \( -name "$DISTRO_CONFIG.xz" -o -name "$DISTRO_CONFIG" \) | sed -n 1p)
 [ -n "$src" ] || die "distro-config: no $DISTRO_CONFIG in ${deb##*/}"
 case $src in
 *.xz) xz -dc "$src" >"$dest" ;;

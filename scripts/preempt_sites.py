@@ -59,9 +59,15 @@ def dest(op, ops):
     return first if re.fullmatch(r'r\d+', first) else None
 
 
+LOCKS = re.compile(r'^_raw_(spin|read|write)_(un)?lock')
+
+
 def find_offset(path):
-    votes = collections.Counter()
-    for _, body in functions(path):
+    """The preempt word's offset. The votes of the spinlock functions, which
+    disable preemption and take no RCU read lock, win: an inlined
+    rcu_read_lock() is the same lwz/addi/stw triple on another PACA word."""
+    votes, lock_votes = collections.Counter(), collections.Counter()
+    for fname, body in functions(path):
         for i, (op, ops) in enumerate(body):
             m = mem(ops)
             if op != 'lwz' or not m or m[2] != 'r13':
@@ -73,7 +79,11 @@ def find_offset(path):
                         any(o == 'addi' and a.replace(' ', '').startswith(f'{reg},{reg},1')
                             for o, a in body[i + 1:i + 4]):
                     votes[off] += 1
+                    if LOCKS.match(fname):
+                        lock_votes[off] += 1
                     break
+    if lock_votes:
+        votes = lock_votes
     if not votes:
         return None
     # The count is the low half of the 8-byte aligned word: offset 0 of it on

@@ -13,7 +13,7 @@ need_tree "$LINUX"
 
 target=${SPARSE_TARGET:-guest-le}
 base_target=${SPARSE_BASE_TARGET:-guest-le-base}
-HEADER_OBJS="kernel/sched/core.o kernel/softirq.o arch/powerpc/kernel/smp.o arch/powerpc/kernel/paca.o
+HEADER_OBJS="kernel/sched/core.o kernel/rcu/tree.o kernel/softirq.o arch/powerpc/kernel/smp.o arch/powerpc/kernel/paca.o
 arch/powerpc/kernel/setup_64.o arch/powerpc/kernel/irq_64.o arch/powerpc/kexec/core_64.o
 arch/powerpc/xmon/xmon.o lib/smp_processor_id.o"
 tree=$(cd "$LINUX" && pwd)

@@ -10,7 +10,7 @@ MAIN_LINUX=$LINUX
 export LINUX=$BUILD/selftest-tree SERIES_BRANCH=selftest
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-export SERIES=$T/series
+export SERIES=$T/series SERIES_ON_TOP=	# one series, the copy
 export GIT_AUTHOR_NAME="Harness Selftest" GIT_AUTHOR_EMAIL=harness@localhost
 export GIT_COMMITTER_NAME=$GIT_AUTHOR_NAME GIT_COMMITTER_EMAIL=$GIT_AUTHOR_EMAIL
 # shellcheck disable=SC2034 # used by the tests that source this file
