@@ -55,7 +55,8 @@ guest() { sed -nE 's/^(\[[^]]*\] )?guest: (.*)$/\2/p' "$tmp/log"; }
 done_line=$(guest | grep -c '^GUEST-DONE' || true)
 
 # ---- splat scan, by block: a WARN/BUG block from 'cut here' to 'end trace'
-# (or the next 60 lines) is known as a whole when one of its lines is known.
+# (or the next 60 lines), or from a 'BUG:' line to the end of its call trace,
+# is known as a whole when one of its lines is known.
 awk -v known="$tmp/known" -v pats="$tmp/patterns" -v intended="$intended" '
 	BEGIN {
 		while ((getline p < pats) > 0) P[np++] = p
@@ -75,7 +76,12 @@ awk -v known="$tmp/known" -v pats="$tmp/patterns" -v intended="$intended" '
 		skip = body ~ /^guest: / || body ~ /^[ \t]*((not )?ok [0-9]+ |#|KTAP version|[0-9]+\.\.[0-9]+$)/ ||
 			body ~ /^\[[0-9a-f]+\] \[[0-9a-f]+\] / || body ~ /^(NIP|LR) +\[[0-9a-f]+\] / ||
 			(intended != "" && body ~ intended)
-		if (body ~ /-+\[ cut here \]-+/) { flush(); inblock = 1; start = NR }
+		if (body ~ /-+\[ cut here \]-+/) { flush(); inblock = 1; start = NR; trace = 0 }
+		# A BUG: without a cut-here line (might_sleep, scheduling while atomic)
+		# is a block up to the end of its call trace.
+		else if (!inblock && body ~ /^BUG: /) { flush(); inblock = 2; start = NR; trace = 0 }
+		else if (inblock == 2 && trace && body !~ /^\[[0-9a-f]+\] \[[0-9a-f]+\] / && body !~ /^---- interrupt/) flush()
+		if (inblock && body ~ /Call Trace:/) trace = 1
 		B[nb] = line; L[nb] = NR; H[nb] = !skip && is(body, P, np); nb++
 		if (!inblock || body ~ /---\[ end trace/ || NR - start > 60) flush()
 	}

@@ -79,3 +79,19 @@ sed -i 's/guest: 1\.\.2$/guest: 1..3/' "$nb"
 expect_fail "a guest run short of its plan" "$TOP/scripts/console.sh" "$nb"
 expect_line '^not ok [0-9]+ guest-plan # guest run 1 of 1: planned 3 results, printed 2$'
 pass "stack frames are not splats; REQUIRE and each run's '1..N' plan are enforced"
+
+# A BUG: without a cut-here line is a block up to the end of its call trace:
+# known as a whole by a frame in it (the kvm-hv-pmu base bug), and only it.
+kb=$T/bug.log
+printf '%s\n' '[    1.0] BUG: sleeping function called from invalid context at include/linux/sched/mm.h:322' \
+	'[    1.1] preempt_count: 1, expected: 0' '[    1.2] Call Trace:' \
+	'[    1.3] [c00000000445fb70] [c00000000011c60c] kvmppc_gsm_new+0x54/0x98' \
+	'[    1.4] [c00000000445fbb0] [c00000000095ad24] kvmppc_register_pmu+0xd4/0x270' \
+	'[    1.5] ---- interrupt: 0 at 0x0' '[    1.6] kvmppc-pmu: Registered kvm-hv pmu' \
+	'[    2.0] guest: KTAP version 1' '[    2.1] guest: 1..1' '[    2.2] guest: ok 1 smp' '[    2.3] guest: GUEST-DONE' >"$kb"
+"$TOP/scripts/console.sh" "$kb" >"$T/out" 2>&1 || { cat "$T/out"; fail "the known kvm-hv-pmu BUG block failed the boot"; }
+expect_line '^ok [0-9]+ splats # no new splat; known base splat: BUG: sleeping function called'
+sed -i 's/\[    1.6\] kvmppc-pmu: Registered kvm-hv pmu/[    1.6] BUG: scheduling while atomic: swapper\/0\/1\/0x00000002/' "$kb"
+expect_fail "a second BUG after the known block" "$TOP/scripts/console.sh" "$kb"
+expect_line '^not ok [0-9]+ splats # 1 new splat'
+pass "a BUG block is known by a frame in it, and a BUG after it is new"
