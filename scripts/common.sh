@@ -56,6 +56,32 @@ apt_private() {
 		"-o APT::Architecture=$arch -o APT::Architectures=$arch"
 }
 
+# A pinned Debian package at DEB (under build/dl/), fetched through apt from this
+# machine's mirror when it is not there yet, its SHA-256 checked against the pin.
+# Usage: fetch_deb WHO SUITE ARCH PKG VERSION SHA256 DEB PINFILE
+fetch_deb() {
+	local who=$1 suite=$2 arch=$3 pkg=$4 ver=$5 sha=$6 deb=$7 pin=$8 dir=${7%/*} opts f got
+	need apt-get; need sha256sum
+	mkdir -p "$dir"
+	if [ ! -f "$deb" ]; then
+		opts=$(apt_private "$suite" "$arch")
+		say "$who: apt-get update for $suite ($arch)"
+		# shellcheck disable=SC2086
+		apt-get $opts update -qq || die "$who: cannot read $suite from $(apt_mirror)"
+		say "$who: downloading $pkg=$ver"
+		# shellcheck disable=SC2086
+		(cd "$dir" && apt-get $opts download "$pkg=$ver") ||
+			die "$who: $pkg $ver is not in $suite: pin another version in $pin"
+		f=$(ls "$dir/${pkg}_"*.deb | sed -n 1p)
+		[ "$f" = "$deb" ] || mv "$f" "$deb"
+	fi
+	got=$(sha256sum "$deb" | cut -d' ' -f1)
+	if [ "$got" != "$sha" ]; then
+		rm -f "$deb"
+		die "$who: SHA-256 mismatch for ${deb##*/}: got $got, $pin pins ${sha:-nothing}. Re-run to download again; if the archive changed on purpose, review it and update the pin."
+	fi
+}
+
 # Kernel builds are serialised on this lock: two at once on 2 cores only thrash.
 # A script that holds it passes it on to the scripts it runs (BUILD_LOCK_HELD).
 build_lock() {
