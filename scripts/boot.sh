@@ -4,7 +4,9 @@
 # build/logs/; then judge the console with scripts/console.sh.
 # Usage: boot.sh TARGET [KERNEL-ARGS...]   e.g. boot.sh guest-le preempt=full
 #        boot.sh TARGET shell              a busybox shell for a person (make boot)
-# OUT=dir: the kernel build (default build/out/TARGET); NAME=word: the log's name.
+# OUT=dir: the kernel build (default build/out/TARGET); NAME=word: the log's name;
+# QEMU=name: the settings kernel/qemu/NAME instead of kernel/qemu/TARGET (one
+# kernel booted several ways, e.g. the KVM guest's nested APIs).
 # TRACE=dir: QEMU runs under scripts/bench_trace.py, which logs the blocks it
 # executes between the guest's trace markers into dir (make bench), with
 # -icount so that the guest's clock follows its instructions, not the slow log.
@@ -13,8 +15,9 @@
 target=${1:?usage: boot.sh TARGET [KERNEL-ARGS...|shell]}
 shift
 target_info "$target"
-[ -f "$TOP/kernel/qemu/$target" ] || die "boot: no QEMU settings kernel/qemu/$target"
-. "$TOP/kernel/qemu/$target"
+export QEMU=${QEMU:-$target}	# rootfs.sh reads the same settings
+[ -f "$TOP/kernel/qemu/$QEMU" ] || die "boot: no QEMU settings kernel/qemu/$QEMU"
+. "$TOP/kernel/qemu/$QEMU"
 OUT=${OUT:-$BUILD/out/$target}
 kernel=$OUT/vmlinux
 [ -s "$kernel" ] || die "boot: no kernel $kernel: run 'scripts/build.sh $target' first"
@@ -34,7 +37,7 @@ if [ -n "$shell" ]; then
 	exec "${qemu[@]}" -serial mon:stdio
 fi
 
-name=${NAME:-$target${*:+-$*}}
+name=${NAME:-$QEMU${*:+-$*}}
 name=${name//[^A-Za-z0-9._=-]/_}
 mkdir -p "$BUILD/logs"
 log=$BUILD/logs/console-$name.log

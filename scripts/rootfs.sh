@@ -10,8 +10,9 @@
 
 target=${1:?usage: rootfs.sh TARGET}
 target_info "$target"
-[ -f "$TOP/kernel/qemu/$target" ] || die "rootfs: no guest settings kernel/qemu/$target"
-. "$TOP/kernel/qemu/$target"
+settings=${QEMU:-$target}	# boot.sh's QEMU=name
+[ -f "$TOP/kernel/qemu/$settings" ] || die "rootfs: no guest settings kernel/qemu/$settings"
+. "$TOP/kernel/qemu/$settings"
 SUITE=${ROOTFS_SUITE:-sid}
 out=$BUILD/rootfs/$target
 stage=$out/root
