@@ -57,12 +57,8 @@ need_tree "$LINUX"
 mkdir -p "$BUILD/bench"
 worktree_at "$BUILD/bench/base" base
 # The commits just applied, under the lock: another apply may move the branches later.
-if [ -n "$SERIES_ON_TOP" ]; then
-	worktree_at "$BUILD/bench/patched" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH-preempt")"
-	worktree_at "$BUILD/bench/rcu" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
-else
-	worktree_at "$BUILD/bench/patched" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
-fi
+worktree_at "$BUILD/bench/patched" "$(first_series_commit)"
+[ -z "$SERIES_ON_TOP" ] || worktree_at "$BUILD/bench/rcu" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
 if [ -n "${EXTRA:-}" ]; then
 	stage "apply: EXTRA=$EXTRA onto base"
 	worktree_at "$BUILD/bench/$xn" base

@@ -128,6 +128,14 @@ all_patches() {
 	[ -z "$SERIES_ON_TOP" ] || SERIES=$SERIES_ON_TOP series_patches
 }
 
+# The commit of the first series alone in $LINUX (make bench's and make deb's
+# patched kernel): branch SERIES_BRANCH-preempt when apply made one, else the
+# whole branch SERIES_BRANCH.
+first_series_commit() {
+	git -C "$LINUX" rev-parse -q --verify "$SERIES_BRANCH-preempt^{commit}" ||
+		git -C "$LINUX" rev-parse "$SERIES_BRANCH^{commit}"
+}
+
 # A patch's name in messages and check names: its file name, prefixed with its
 # folder's name for the series on top (series-rcu/0001-x.patch: series-rcu-0001-x).
 patch_label() {

@@ -20,9 +20,9 @@ rm -f "$BUILD/deb"/*.deb "$BUILD/deb"/*.buildinfo "$BUILD/deb"/*.changes
 build_lock	# also over the tree: a bench building it must not see it change
 "$TOP/scripts/apply.sh"
 # The patched kernel of make bench: series/ alone (DEB_RCU=1: with series-rcu/).
-branch=$SERIES_BRANCH
-[ -n "${DEB_RCU:-}" ] || ! git -C "$LINUX" rev-parse -q --verify "$SERIES_BRANCH-preempt" >/dev/null || branch=$SERIES_BRANCH-preempt
-worktree_at "$tree" "$(git -C "$LINUX" rev-parse "$branch")"
+commit=$(first_series_commit)
+[ -z "${DEB_RCU:-}" ] || commit=$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")
+worktree_at "$tree" "$commit"
 if [ -n "${CONFIG:-}" ]; then
 	[ -s "$CONFIG" ] || die "deb: CONFIG=$CONFIG: no such config file"
 	say "deb: config from $CONFIG + olddefconfig"
