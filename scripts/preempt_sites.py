@@ -95,22 +95,20 @@ def find_offset(path):
 def scan(body, off, current, extra=None):
     """Yield (kind, insn) for each preempt-count access in one function;
     kind is NAME-paca or NAME-copied-r13 for the words of extra {NAME: offset}."""
-    extra = extra or {}
+    words = {'': off, **{n + '-': o for n, o in (extra or {}).items()}}    # kind prefix -> offset
+
+    def word(d):
+        return next((n for n, o in words.items() if o <= d < o + 8), None)
     copies = {}     # reg -> displacement from r13
     tasks = set()   # regs holding current
     for i, (op, ops) in enumerate(body):
         m = mem(ops)
         if m and (op in LOADS or op in STORES):
             reg, disp, base = m
-            if base == 'r13' and off <= disp < off + 8:
-                yield 'paca', f'{op} {ops}'
-            elif base in copies and off <= copies[base] + disp < off + 8:
-                yield 'copied-r13', f'{op} {ops}'
-            elif base == 'r13' and any(o <= disp < o + 8 for o in extra.values()):
-                yield [n for n, o in extra.items() if o <= disp < o + 8][0] + '-paca', f'{op} {ops}'
-            elif base in copies and any(o <= copies[base] + disp < o + 8 for o in extra.values()):
-                yield [n for n, o in extra.items() if o <= copies[base] + disp < o + 8][0] + \
-                    '-copied-r13', f'{op} {ops}'
+            if base == 'r13' and word(disp) is not None:
+                yield word(disp) + 'paca', f'{op} {ops}'
+            elif base in copies and word(copies[base] + disp) is not None:
+                yield word(copies[base] + disp) + 'copied-r13', f'{op} {ops}'
             elif base in tasks and disp == 0 and op == 'lwz':
                 nxt = body[i + 1:i + 4]
                 if any(o == 'addi' for o, _ in nxt) and \
