@@ -274,7 +274,7 @@ def table(rows, title):
 COLOURS = ['#ff7f0e', '#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#8c564b']
 NOCHANGE = '#a0a0a0'
 FIGS = {'kill': 'kill()', 'msg-socket': 'AF_UNIX message', 'msg-pipe': 'pipe message', 'null': 'getppid()',
-        'read-zero': 'read() of /dev/zero', 'ctxsw': 'round trip, 2 switches'}
+        'read-zero': 'read() /dev/zero', 'ctxsw': 'switch round trip'}
 
 
 def figname(m):
@@ -290,7 +290,7 @@ def draw(d, ks, plot, title):
     exact = [(m, v) for p, m, v in plot if p == 'exact']
     pmu = [(m, v) for p, m, v in plot if p == 'pmu' and v[0]]
     colour = {k: COLOURS[i % len(COLOURS)] for i, k in enumerate(ks)}
-    panels = []   # title, y label, xtics, plot clauses, labels (x, y, text, font, offsets), height, y values
+    panels = []   # title, y label, xtics, plot clauses, labels (x, y, text, font, on end?), height, y values
     if exact:
         anchor = 'reference' if 'reference' in ks else ks[0]
         bars = [k for k in ks if k != anchor]
@@ -304,7 +304,7 @@ def draw(d, ks, plot, title):
                 c = v[ks.index(k)]
                 if c is not None:
                     rows.append(f'{m} {k} {x0 + i} {c - a:.1f} {(c - a) / a * 100:.2f} {c:.1f}')
-                    labels.append((x0 + i, c - a, f'{c - a:+.1f}\\n({(c - a) / a * 100:+.1f}%)', ',11', (1.8, -0.8)))
+                    labels.append((x0 + i, c - a, f'{c - a:+.1f} ({(c - a) / a * 100:+.1f}%)', ',10', True))
         data = os.path.join(d, 'plot-exact.dat')
         open(data, 'w').write('\n'.join(rows) + '\n')
         what = 'over the reference kernel' if anchor == 'reference' else f'against {anchor}'
@@ -327,7 +327,7 @@ def draw(d, ks, plot, title):
                 rows.append(f'{m} {k} {x} {pct if state == "change" else 0:.3f} {pct:.3f} {lo:.3f} {hi:.3f} {state}')
                 ys += [lo, hi]
                 if state == 'change':
-                    labels.append((x, max(hi, 0), f'{pct:+.1f}%', ',9', (0.8, -0.8)))
+                    labels.append((x, max(hi, 0) if pct >= 0 else min(lo, 0), f'{pct:+.1f}%', ',9', False))
         data = os.path.join(d, 'plot-pmu.dat')
         open(data, 'w').write('\n'.join(rows) + '\n')
         only = "(strcol(8) eq '{}' ? $3 : NaN)".format
@@ -360,12 +360,17 @@ set label 1 'Timings are not plotted (table.md): under make bench they are emula
         top -= h * scale
         lo, hi = min(ys + [0]), max(ys + [0])
         pad = (hi - lo) * 0.2 or 1
+        # The exact panel's labels stand on end above the bar, or above 0 for a bar
+        # below it (bars are narrow): room for them at the top.
+        ytop = hi + ((hi - lo) * 0.75 or 1) if labels and labels[0][4] else hi + pad if hi > 0 else pad / 4
         gp += (f"set origin 0,{top:.3f}\nset size 1,{h * scale:.3f}\nset title \"{t}\"\nset ylabel '{yl}'\n"
                f"set xtics ({', '.join(tics)}) font ',10'\nset xrange [-1:*]\nset offsets 0,1,0,0\n"
-               f"set yrange [{lo - pad if lo < 0 else -pad / 4:.3f}:{hi + pad if hi > 0 else pad / 4:.3f}]\n")
+               f"set yrange [{lo - pad if lo < 0 else -pad / 4:.3f}:{ytop:.3f}]\n")
         # Labels as 'set label': gnuplot 5.4.4 crashes on 'with labels' when every point is filtered out.
-        gp += ''.join(f"set label \"{text}\" at {x},{y} center offset 0,{off[y < 0]} font '{font}'\n"
-                      for x, y, text, font, off in labels)
+        gp += ''.join(f"set label \"{text}\" at {x},{max(y, 0)} left rotate by 90 offset 0,0.5 font '{font}'\n"
+                      if up else
+                      f"set label \"{text}\" at {x},{y} center offset 0,{-0.8 if y < 0 else 0.8} font '{font}'\n"
+                      for x, y, text, font, up in labels)
         gp += f"plot {', '.join(plots)}\nunset label\n"
     gp += 'unset multiplot\n'
     for term, out in (("svg size 1100,800 font 'sans,11' background rgb 'white'", 'plot.svg'),
