@@ -5,7 +5,7 @@ BRANCH ?= dev
 TARGETS := $(shell awk 'NF && $$1 !~ /^[[:punct:]]/ { print $$1 }' kernel/targets)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps source apply export export-rcu checkpatch sparse build check check-wide test test-full test-torture
+.PHONY: help deps source apply export export-rcu checkpatch sparse build check check-wide test test-full test-torture test-torture-rcu
 
 help:
 	@echo "make help        this list"
@@ -27,6 +27,7 @@ help:
 	@echo "                 disasm, boot tests (LE full and lazy, BE), KUnit at boot and on ppc32, self-tests"
 	@echo "make test-full   check + test + every prefix builds + the base booted + the replay bug on base + negative controls"
 	@echo "make test-torture rcutorture, locktorture, kexec, kdump, NMI IPIs, KVM on the series and on the base (test-full guests)"
+	@echo "make test-torture-rcu the same torture runs on the inline RCU readers, BE, the first series alone, the BE base"
 	@echo "make check-wide  Debian's ppc64el config, the robots' defconfigs, randconfigs (N=3 seeds each); ONLY=name runs one check"
 	@echo "make boot        boot the patched LE guest to a busybox shell (Ctrl-A X quits)"
 
@@ -54,6 +55,8 @@ test-full: deps source
 	@scripts/test.sh full
 test-torture: deps source
 	@scripts/test.sh torture
+test-torture-rcu: deps source
+	@scripts/test.sh torture-rcu
 check-wide: deps source
 	@scripts/test.sh wide
 

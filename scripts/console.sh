@@ -13,6 +13,10 @@
 # REQUIRE=regex: a guest line that must be there (kexec's last round): one more
 #   result, which fails without it. Each guest run (a kexec chain has several)
 #   must also print as many results as its '1..N' plan says.
+# KERNEL_REQUIRE=regex: a kernel console line that must be there (which RCU
+#   read side the kernel runs, say): one more result, failing without it.
+# KERNEL_FORBID=regex: a kernel console line that must not be there (a base or
+#   v1 boot must not run the second series' read side): one more result.
 # Stack frame lines ('[sp] [ip] func+off/size') are not scanned: function names
 # such as preempt_count_add are no splat; the splat's own header line is.
 # Usage: console.sh LOG [TITLE]
@@ -118,6 +122,23 @@ if [ -n "${REQUIRE:-}" ]; then
 		add "ok 0 required # $(grep -m1 -E -- "$REQUIRE" "$tmp/guest")"
 	else
 		add "not ok 0 required # no guest line matches /$REQUIRE/"
+	fi
+fi
+
+# ---- the kernel's own lines (not the guest's): required and forbidden.
+grep -v -E '^(\[[^]]*\] )?guest: ' "$tmp/log" | sed -E 's/^\[[^]]*\] //' >"$tmp/kernel"
+if [ -n "${KERNEL_REQUIRE:-}" ]; then
+	if grep -qE -- "$KERNEL_REQUIRE" "$tmp/kernel"; then
+		add "ok 0 kernel-required # $(grep -m1 -E -- "$KERNEL_REQUIRE" "$tmp/kernel" | tr '\t' ' ')"
+	else
+		add "not ok 0 kernel-required # no kernel line matches /$KERNEL_REQUIRE/"
+	fi
+fi
+if [ -n "${KERNEL_FORBID:-}" ]; then
+	if grep -qE -- "$KERNEL_FORBID" "$tmp/kernel"; then
+		add "not ok 0 kernel-forbidden # $(grep -m1 -E -- "$KERNEL_FORBID" "$tmp/kernel" | tr '\t' ' ')"
+	else
+		add "ok 0 kernel-forbidden # no kernel line matches /$KERNEL_FORBID/"
 	fi
 fi
 

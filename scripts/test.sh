@@ -7,7 +7,7 @@
 # scripts/console.sh): each of its result lines counts as one check, shown
 # indented under it; '# SKIP' and '# TODO' (known base failure) results are
 # listed before the closing line and never counted as passed.
-# Usage: test.sh [test|check|full|torture|wide]   (CHECKS=file and LOGS=dir override
+# Usage: test.sh [test|check|full|torture|torture-rcu|wide]   (CHECKS=file and LOGS=dir override
 # the defaults; ONLY=regex runs only the checks it names, after the gates)
 . "$(dirname "$0")/common.sh"
 
@@ -59,7 +59,7 @@ if [ -n "${ONLY:-}" ]; then
 	[ "$matched" = 1 ] || die "test: ONLY=$ONLY matches no check of suite '$suite'"
 fi
 n=${#names[@]}
-[ "$n" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, wide)"
+[ "$n" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, torture-rcu, wide)"
 
 mkdir -p "$LOGS"
 echo "KTAP version 1"

@@ -95,3 +95,23 @@ sed -i 's/\[    1.6\] kvmppc-pmu: Registered kvm-hv pmu/[    1.6] BUG: schedulin
 expect_fail "a second BUG after the known block" "$TOP/scripts/console.sh" "$kb"
 expect_line '^not ok [0-9]+ splats # 1 new splat'
 pass "a BUG block is known by a frame in it, and a BUG after it is new"
+
+# KERNEL_REQUIRE / KERNEL_FORBID: a kernel console line (here the second
+# series' boot line, tab and all) must or must not be there; guest lines don't count.
+kr=$T/kreq.log
+printf '%s\n' '[    0.100000] rcu: Preemptible hierarchical RCU implementation.' \
+	$'[    0.100001] rcu: \tRead-side nesting kept per CPU, out of line.' \
+	'[    2.000000] guest: KTAP version 1' '[    2.000001] guest: 1..1' \
+	'[    2.000002] guest: ok 1 smp # Read-side nesting? guest lines are not the kernel' '[    2.000003] guest: GUEST-DONE' >"$kr"
+KERNEL_REQUIRE=$'^rcu: \tRead-side nesting kept per CPU' "$TOP/scripts/console.sh" "$kr" >"$T/out" 2>&1 ||
+	{ cat "$T/out"; fail "KERNEL_REQUIRE of a kernel line that is there failed"; }
+expect_line '^ok [0-9]+ kernel-required # rcu:  Read-side nesting kept per CPU, out of line\.$'
+KERNEL_FORBID='Read-side nesting' expect_fail "a forbidden kernel line" "$TOP/scripts/console.sh" "$kr"
+expect_line '^not ok [0-9]+ kernel-forbidden # rcu:  Read-side nesting'
+sed -i '2d' "$kr"
+KERNEL_REQUIRE='Read-side nesting' expect_fail "a required kernel line that only the guest prints" "$TOP/scripts/console.sh" "$kr"
+expect_line '^not ok [0-9]+ kernel-required # no kernel line matches /Read-side nesting/$'
+KERNEL_FORBID='Read-side nesting' "$TOP/scripts/console.sh" "$kr" >"$T/out" 2>&1 ||
+	{ cat "$T/out"; fail "KERNEL_FORBID failed on a kernel without the line"; }
+expect_line '^ok [0-9]+ kernel-forbidden # no kernel line matches'
+pass "KERNEL_REQUIRE and KERNEL_FORBID judge the kernel's own lines, not the guest's"
