@@ -3,6 +3,8 @@
 # the second series on top of it (series-rcu/, $SERIES_ON_TOP), onto the base in
 # a fresh branch 'series' of the kernel tree ($LINUX, $SERIES_BRANCH). Branch
 # 'series-preempt' marks the first series alone (make bench's 'patched' kernel).
+# APPLY_ONTO=commit: apply onto that commit instead of tag base (make bench's
+# EXTRA_ON: an experiment on top of a patched kernel).
 . "$(dirname "$0")/common.sh"
 need git
 need_tree "$LINUX"
@@ -20,8 +22,10 @@ if [ -d "$(git rev-parse --git-path rebase-apply)" ]; then
 fi
 
 build_lock # a build reading this tree must not see it change
-say "apply: branch '$SERIES_BRANCH' of $LINUX reset to tag base"
-git checkout -q -f -B "$SERIES_BRANCH" base
+onto=${APPLY_ONTO:-base}
+git rev-parse -q --verify "$onto^{commit}" >/dev/null || die "apply: APPLY_ONTO=$onto is no commit of $LINUX"
+say "apply: branch '$SERIES_BRANCH' of $LINUX reset to $onto"
+git checkout -q -f -B "$SERIES_BRANCH" "$onto"
 git clean -q -f -d -x
 git branch -q -D "$SERIES_BRANCH-preempt" >/dev/null 2>&1 || true
 

@@ -4,9 +4,10 @@
 # build/bench/base), from the series (build/bench/patched, at branch
 # 'series-preempt' after scripts/apply.sh), from both series (build/bench/rcu,
 # at branch 'series', configured bench-le-rcu: the second series' option on),
-# with EXTRA=path (a directory of patches or an mbox)
-# from that applied to base (build/bench/NAME, NAME from EXTRA_NAME=, default
-# extra), and the reference: base with
+# with EXTRA=path (a directory of patches or an mbox) from that applied to
+# base, or to the kernel EXTRA_ON= names (patched or rcu: an experiment on top
+# of a series, built with that kernel's config; build/bench/NAME, NAME from
+# EXTRA_NAME=, default extra), and the reference: base with
 # kernel/bench/'s patch, configured bench-le-reference (voluntary preemption,
 # no PREEMPT_RCU: how ppc64 ran before 7.0; build/bench/reference); reports the static figures of each vmlinux
 # (scripts/bench_static.py); boots each twice on 1 vCPU (scripts/boot.sh):
@@ -14,7 +15,7 @@
 # workloads; boots each once more under QEMU's execution log for the exact
 # instruction counts by function (scripts/bench_trace.py); writes
 # results/<timestamp>/ (raw logs, runs.tsv, table.md, trace.md, plot).
-# Usage: bench.sh   (EXTRA=path, BENCH_REPS=5, BENCH_GROUPS=1,2,4,
+# Usage: bench.sh   (EXTRA=path, EXTRA_ON=base, BENCH_REPS=5, BENCH_GROUPS=1,2,4,
 #        EXTRA_NAME=extra, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=4000, RESULTS=dir)
 . "$(dirname "$0")/common.sh"
 
@@ -25,19 +26,27 @@ stage() { say "bench [$(date +%H:%M:%S), +$(((SECONDS - t0) / 60))m$(((SECONDS -
 
 kernels=(base patched)
 [ -z "$SERIES_ON_TOP" ] || kernels+=(rcu)
-# The build target of a kernel: the reference and the rcu kernel have their own config.
+# The build target of a kernel: the reference and the rcu kernel have their own
+# config; EXTRA that of the kernel it applies to (EXTRA_ON).
 target_of() {
 	case $1 in
 	reference | rcu) echo "bench-le-$1" ;;
-	*) echo "$target" ;;
+	base | patched) echo "$target" ;;
+	*) target_of "$xon" ;;
 	esac
 }
+xon=${EXTRA_ON:-base}
 if [ -n "${EXTRA:-}" ]; then
 	[ -e "$EXTRA" ] || die "bench: EXTRA=$EXTRA: no such file or directory"
 	EXTRA=$(realpath "$EXTRA")
 	xn=${EXTRA_NAME:-extra}
 	[[ $xn =~ ^[a-z][a-z0-9-]*$ && $xn != base && $xn != patched && $xn != rcu && $xn != reference ]] ||
 		die "bench: EXTRA_NAME=$xn: one lower-case word other than base, patched, rcu, reference"
+	case $xon in
+	base | patched) ;;
+	rcu) [ -n "$SERIES_ON_TOP" ] || die "bench: EXTRA_ON=rcu needs the second series (SERIES_ON_TOP is empty)" ;;
+	*) die "bench: EXTRA_ON=$xon: base, patched or rcu" ;;
+	esac
 	kernels+=("$xn")
 fi
 kernels+=(reference)
@@ -60,8 +69,9 @@ worktree_at "$BUILD/bench/base" base
 worktree_at "$BUILD/bench/patched" "$(first_series_commit)"
 [ -z "$SERIES_ON_TOP" ] || worktree_at "$BUILD/bench/rcu" "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")"
 if [ -n "${EXTRA:-}" ]; then
-	stage "apply: EXTRA=$EXTRA onto base"
-	worktree_at "$BUILD/bench/$xn" base
+	stage "apply: EXTRA=$EXTRA onto $xon"
+	onto=$(git -C "$BUILD/bench/$xon" rev-parse HEAD)
+	worktree_at "$BUILD/bench/$xn" "$onto"
 	dir=$EXTRA
 	if [ -f "$EXTRA" ]; then	# an mbox or a single patch: git am takes either
 		dir=$BUILD/bench/$xn-series
@@ -69,12 +79,12 @@ if [ -n "${EXTRA:-}" ]; then
 		ln -s "$EXTRA" "$dir/0001-extra.patch"
 	fi
 	ls "$dir"/[0-9]*.patch >/dev/null 2>&1 || die "bench: EXTRA=$EXTRA holds no NNNN-*.patch files"
-	LINUX=$BUILD/bench/$xn SERIES=$dir SERIES_BRANCH=bench-$xn "$TOP/scripts/apply.sh" ||
-		die "bench: EXTRA=$EXTRA does not apply to base (see above)"
+	LINUX=$BUILD/bench/$xn SERIES=$dir SERIES_ON_TOP='' SERIES_BRANCH=bench-$xn APPLY_ONTO=$onto \
+		"$TOP/scripts/apply.sh" || die "bench: EXTRA=$EXTRA does not apply to $xon (see above)"
 fi
 stage "apply: the reference kernel's patch (kernel/bench/) onto base"
 worktree_at "$BUILD/bench/reference" base
-LINUX=$BUILD/bench/reference SERIES=$TOP/kernel/bench SERIES_BRANCH=bench-reference "$TOP/scripts/apply.sh" ||
+LINUX=$BUILD/bench/reference SERIES=$TOP/kernel/bench SERIES_ON_TOP='' SERIES_BRANCH=bench-reference "$TOP/scripts/apply.sh" ||
 	die "bench: kernel/bench/'s patch does not apply to base (see above)"
 for k in "${kernels[@]}"; do
 	git -C "$BUILD/bench/$k" log --oneline base..HEAD >"$res/commits-$k.txt"
@@ -141,9 +151,12 @@ for k in "${kernels[@]}"; do
 done
 # First where the base's overhead over the reference goes, then each kernel against base.
 python3 "$TOP/scripts/bench_trace.py" compare reference "$res/trace-reference" base "$res/trace-base" >"$res/trace.md"
+# EXTRA against the kernel it applies to.
 for k in "${kernels[@]:1}"; do
-	[ "$k" = reference ] ||
-		python3 "$TOP/scripts/bench_trace.py" compare base "$res/trace-base" "$k" "$res/trace-$k" >>"$res/trace.md"
+	[ "$k" != reference ] || continue
+	on=base
+	[ "$k" != "${xn:-}" ] || on=$xon
+	python3 "$TOP/scripts/bench_trace.py" compare "$on" "$res/trace-$on" "$k" "$res/trace-$k" >>"$res/trace.md"
 done
 
 stage "report: $res/table.md"

@@ -3,7 +3,8 @@
 # patch, with git am aborted and the branch left at the patch before; an empty
 # series applies as the base; a series on top (SERIES_ON_TOP, as series-rcu/)
 # goes after the first, which branch SERIES_BRANCH-preempt marks, and a patch of
-# it that does not apply is named with its folder.
+# it that does not apply is named with its folder; APPLY_ONTO=commit applies
+# onto that commit instead of base.
 . "$(dirname "$0")/lib.sh"
 setup
 "$TOP/scripts/apply.sh" || fail "the series does not apply"
@@ -30,6 +31,21 @@ expect_line "apply: patch $((m + 1))/$((m + 1)) top-0099-not-a-patch does not ap
 rm "$T/top/0099-not-a-patch.patch"
 mv "$T/top"/*.patch "$SERIES/"
 pass "a series on top applies after the first, marked by branch $SERIES_BRANCH-preempt; its bad patch is named with its folder"
+"$TOP/scripts/apply.sh" >/dev/null 2>&1 || fail "the series does not apply again"
+
+# APPLY_ONTO (make bench's EXTRA_ON): the last two patches alone onto the
+# commit before them give the same tree; a commit that is not there stops it.
+mkdir -p "$T/onto"
+cp "${all[m - 2]}" "${all[m - 1]}" "$T/onto/"
+onto=$(git -C "$LINUX" rev-parse HEAD~2)
+SERIES=$T/onto APPLY_ONTO=$onto "$TOP/scripts/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "APPLY_ONTO: the last two patches do not apply"; }
+cat "$T/out"
+expect_line "reset to $onto$"
+[ "$(git -C "$LINUX" rev-parse "HEAD^{tree}")" = "$(git -C "$LINUX" rev-parse "$top^{tree}")" ] ||
+	fail "APPLY_ONTO: the tree differs from the series applied onto base"
+SERIES=$T/onto APPLY_ONTO=no-such-commit expect_fail "apply onto a commit that is not there" "$TOP/scripts/apply.sh"
+expect_line "APPLY_ONTO=no-such-commit is no commit"
+pass "APPLY_ONTO applies onto that commit, and stops on one that is not there"
 "$TOP/scripts/apply.sh" >/dev/null 2>&1 || fail "the series does not apply again"
 
 # A patch whose context holds a line that only an unexported commit adds.
