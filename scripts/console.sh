@@ -169,6 +169,12 @@ fi
 for suite in ${KUNIT_SUITES:-}; do
 	res=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | grep -E "^(not )?ok [0-9]+ $suite( |$)" | tail -n1 || true)
 	totals=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | sed -nE "s/^# $suite: (pass:)/\1/p" | sed -n 1p || true)
+	# KUnit prints no totals line for a suite of one case: count its cases.
+	[ -n "$totals" ] || totals=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | awk -v s="$suite" '
+		$0 ~ "^[ \t]+# Subtest: " s "$" { on = 1; next }
+		on && $0 ~ "^(not )?ok [0-9]+ " s "( |$)" { exit }
+		on && /^    (not )?ok [0-9]+ / { n++; if ($1 == "ok") p++ }
+		END { printf "%d of %d cases passed", p, n }')
 	case $res in
 	"") add "not ok 0 kunit-$suite # the suite did not run at boot" ;;
 	"not ok"*) add "not ok 0 kunit-$suite # $totals" ;;
