@@ -33,7 +33,7 @@ mapfile -t patches < <(all_patches)
 n=${#patches[@]}
 first=$(series_patches | wc -l)
 if [ "$n" = 0 ]; then
-	say "apply: no patches in $SERIES: branch '$SERIES_BRANCH' is the base"
+	say "apply: no patches in $SERIES: branch '$SERIES_BRANCH' is $onto"
 	exit 0
 fi
 k=0

@@ -32,10 +32,12 @@ target_of() {
 	case $1 in
 	reference | rcu) echo "bench-le-$1" ;;
 	base | patched) echo "$target" ;;
-	*) target_of "$xon" ;;
+	"${xn:-}") target_of "$xon" ;;
+	*) die "bench: no build target for kernel '$1'" ;;
 	esac
 }
 xon=${EXTRA_ON:-base}
+[ -z "${EXTRA_ON:-}" ] || [ -n "${EXTRA:-}" ] || die "bench: EXTRA_ON=$EXTRA_ON without EXTRA= (the patches to apply onto it)"
 if [ -n "${EXTRA:-}" ]; then
 	[ -e "$EXTRA" ] || die "bench: EXTRA=$EXTRA: no such file or directory"
 	EXTRA=$(realpath "$EXTRA")
