@@ -51,10 +51,46 @@ if [ -n "${TRACE:-}" ]; then
 	timeout -k 10 "$BOOT_TIMEOUT" python3 "$TOP/scripts/bench_trace.py" run "$TRACE" "${qemu[@]}" -icount shift=0 || rc=$?
 	cp "$TRACE/console.log" "$log" 2>/dev/null || echo "# boot: no console from scripts/bench_trace.py" >"$log"
 else
-	timeout -k 10 "$BOOT_TIMEOUT" "${qemu[@]}" -serial mon:stdio </dev/null >"$log" 2>&1 || rc=$?
+	# A second monitor on a socket: on a timeout, where every vCPU was.
+	mon=$BUILD/logs/monitor-$$.sock
+	rm -f "$mon"
+	"${qemu[@]}" -serial mon:stdio -monitor "unix:$mon,server=on,wait=off" </dev/null >"$log" 2>&1 &
+	qpid=$!
+	trap '[ -z "${qpid:-}" ] || kill -9 "$qpid" 2>/dev/null || true' EXIT
+	while kill -0 "$qpid" 2>/dev/null && [ $((SECONDS - start)) -lt "$BOOT_TIMEOUT" ]; do sleep 1; done
+	if kill -0 "$qpid" 2>/dev/null; then
+		regs=$BUILD/logs/registers-$name.txt
+		python3 "$TOP/scripts/qemu-monitor.py" "$mon" 'info registers -a' >"$regs" 2>&1 || true
+		kill "$qpid" 2>/dev/null
+		sleep 5
+		kill -9 "$qpid" 2>/dev/null || true
+		wait "$qpid" 2>/dev/null || true
+		rc=124
+	else
+		wait "$qpid" || rc=$?
+	fi
+	qpid=
+	rm -f "$mon"
 fi
 say "boot: QEMU exited with status $rc after $((SECONDS - start)) s"
-[ "$rc" != 124 ] || echo "# boot: TIMEOUT: QEMU killed after $BOOT_TIMEOUT s" | tee -a "$log"
+if [ "$rc" = 124 ]; then
+	echo "# boot: TIMEOUT: QEMU killed after $BOOT_TIMEOUT s" | tee -a "$log"
+	# Each vCPU's NIP and LR, with the vmlinux functions they are in.
+	if [ -s "${regs:-}" ]; then
+		echo "# boot: where the vCPUs were when it was killed (all registers: $regs):" | tee -a "$log"
+		syms=$BUILD/logs/registers-$name.syms
+		"${T_CROSS}nm" -n "$kernel" 2>/dev/null | awk 'length($1) == 16 && $2 ~ /^[tTwW]$/' >"$syms" || true
+		f() { # ADDR (16 hex digits): symbol+offset, from nm -n (same-width hex sorts as text)
+			local a=${1,,} l
+			l=$(awk -v a="$a" '$1 > a { exit } { l = $1 " " $3 } END { print l }' "$syms")
+			[ -z "$l" ] || printf '%s+0x%x' "${l#* }" $((16#$a - 16#${l%% *}))
+		}
+		awk '/^CPU#/ { cpu = $1 } /^NIP / { print cpu, $2, $4 }' "$regs" | while read -r cpu nip lr; do
+			echo "# boot: $cpu NIP $nip $(f "$nip") LR $lr $(f "$lr")"
+		done | tee -a "$log"
+		rm -f "$syms"
+	fi
+fi
 KERNEL_TREE=$(readlink -f "$OUT/source" 2>/dev/null || true) KUNIT_SUITES=${BOOT_KUNIT_SUITES:-} \
 	"$TOP/scripts/console.sh" "$log" "boot $target $* ($((SECONDS - start)) s)" || exit
 # The console passed, but the trace runner may still have failed (the monitor, the log).
