@@ -115,3 +115,22 @@ KERNEL_FORBID='Read-side nesting' "$TOP/scripts/console.sh" "$kr" >"$T/out" 2>&1
 	{ cat "$T/out"; fail "KERNEL_FORBID failed on a kernel without the line"; }
 expect_line '^ok [0-9]+ kernel-forbidden # no kernel line matches'
 pass "KERNEL_REQUIRE and KERNEL_FORBID judge the kernel's own lines, not the guest's"
+
+# A timed-out boot whose vCPU lines (scripts/boot.sh) match tests/known-hangs.txt
+# is a known base failure; another hang, or the same hang in a tree with its
+# fix, fails.
+kh=$T/hang.log
+printf '%s\n' '[    2.000000] guest: KTAP version 1' '[    2.000001] guest: 1..1' '[    2.000002] guest: ok 1 kexec # round 0 of 3' \
+	'[    3.322462] kexec: Starting switchover sequence.' '# boot: TIMEOUT: QEMU killed after 900 s' \
+	'# boot: CPU#0 NIP c000000000008f60 program_check_common_real+0x0 LR c000000000022688 kernel_fp_unavailable_exception+0x54' >"$kh"
+REQUIRE='round 3' "$TOP/scripts/console.sh" "$kh" >"$T/out" 2>&1 || { cat "$T/out"; fail "a known base hang failed the boot"; }
+expect_line '^not ok [0-9]+ guest-done # TODO known base failure: TIMEOUT.*a known base hang .*kernel_fp_unavailable_exception'
+expect_line '^not ok [0-9]+ required # TODO known base failure'
+sed -i 's/kernel_fp_unavailable_exception+0x54/do_page_fault+0x54/' "$kh"
+expect_fail "a hang that is not known" "$TOP/scripts/console.sh" "$kh"
+expect_line '^not ok [0-9]+ guest-done # TIMEOUT: QEMU killed after 900 s: the guest hung or was too slow$'
+sed -i 's/do_page_fault+0x54/kernel_fp_unavailable_exception+0x54/' "$kh"
+git -C "$fixed" commit -q --allow-empty -m "$(sed -nE 's/^fixed-by: \^?([^$]*)\$?$/\1/p' "$TOP/tests/known-hangs.txt" | sed -n 1p)"
+KERNEL_TREE=$fixed expect_fail "the known hang in a kernel that has its fix" "$TOP/scripts/console.sh" "$kh"
+expect_line '^not ok [0-9]+ guest-done # TIMEOUT: QEMU killed after 900 s: the guest hung or was too slow$'
+pass "a known base hang is a known failure, not a pass; an unknown hang, or the known one after its fix, fails"
