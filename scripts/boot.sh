@@ -52,7 +52,7 @@ if [ -n "${TRACE:-}" ]; then
 	cp "$TRACE/console.log" "$log" 2>/dev/null || echo "# boot: no console from scripts/bench_trace.py" >"$log"
 else
 	# A second monitor on a socket: on a timeout, where every vCPU was.
-	mon=$BUILD/logs/monitor-$$.sock
+	mon=$(mktemp -u "${TMPDIR:-/tmp}/qemu-monitor.XXXXXX")	# short: a socket path has 108 bytes
 	rm -f "$mon"
 	"${qemu[@]}" -serial mon:stdio -monitor "unix:$mon,server=on,wait=off" </dev/null >"$log" 2>&1 &
 	qpid=$!
