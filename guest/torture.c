@@ -14,8 +14,10 @@
  *   guest.locktorture_types= default spin_lock,mutex_lock,rwsem_lock
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +119,45 @@ static int torture_run(const char *mod, const char *type, const char *params, lo
  * preempted by an RT task for 10 ms at a time, plus the nesting of its
  * reader segments and the preemption model of the boot.
  */
+/*
+ * What rcutorture does for its boost test only when it is built in
+ * (rcu_torture_disable_rt_throttle(), rcutorture_booster_init()): RT
+ * throttling off, and ksoftirqd and (threadirqs) ktimers at SCHED_FIFO 2,
+ * above the boost test's FIFO 1 spinners, so that timers, and with them
+ * the grace-period kthread's forcing passes that start boosting, still run
+ * on a CPU where a spinner runs. Ours is a module: do it from here.
+ */
+static void boost_setup(void)
+{
+	struct sched_param sp = { .sched_priority = 2 };
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	int n = 0, bad = 0;
+
+	if (write_str("/proc/sys/kernel/sched_rt_runtime_us", "-1"))
+		diag("rcutorture: cannot turn RT throttling off: %s", strerror(errno));
+	while (d && (e = readdir(d))) {
+		char path[64], comm[32];
+		int pid = atoi(e->d_name);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+		if (read_str(path, comm, sizeof(comm)) < 0)
+			continue;
+		if (strncmp(comm, "ksoftirqd/", 10) && strncmp(comm, "ktimers/", 8))
+			continue;
+		if (sched_setscheduler(pid, SCHED_FIFO, &sp))
+			bad++;
+		else
+			n++;
+	}
+	if (d)
+		closedir(d);
+	diag("rcutorture: RT throttling off, %d ksoftirqd/ktimers threads at SCHED_FIFO 2%s",
+	     n, bad ? " (some refused)" : "");
+}
+
 int torture_rcu(void)
 {
 	const char *v = cmdline_get("guest.rcutorture_type");
@@ -125,6 +166,7 @@ int torture_rcu(void)
 
 	snprintf(type, sizeof(type), "%s", v && *v ? v : "rcu");	/* before the next cmdline_get() */
 	secs = secs_opt();
+	boost_setup();
 
 	snprintf(params, sizeof(params),
 		 "onoff_interval=200 onoff_holdoff=%d preempt_duration=10 stat_interval=%ld",
