@@ -23,6 +23,7 @@ compare: the Markdown table of two such folders, largest differences first.
 Usage: bench_trace.py run OUT QEMU-COMMAND...   (under a timeout: scripts/boot.sh)
        bench_trace.py count OUT NM VMLINUX
        bench_trace.py compare NAME-A DIR-A NAME-B DIR-B [TOP]
+       bench_trace.py where MONITOR-SOCKET NM VMLINUX REGS   (a hung guest: scripts/boot.sh)
 """
 import bisect
 import collections
@@ -78,6 +79,7 @@ def hmp(path, cmd):
         reply = buf.decode(errors='replace').replace(cmd, '', 1)
         if re.search(r'[Ee]rror|[Ii]nvalid|[Uu]nknown', reply):
             die(f'the monitor refused "{cmd}": {reply.strip()}')
+        return reply
 
 
 def ready(p):
@@ -259,12 +261,35 @@ def compare(na, da, nb, db, top=12):
         print()
 
 
+def where(mon, nm, vmlinux, regs):
+    """A hung guest (scripts/boot.sh on a timeout): every vCPU's registers
+    into REGS, and each vCPU's NIP and LR as symbol+offset on stdout."""
+    reply = hmp(mon, 'info registers -a').replace('\r', '')
+    lines = [l for l in reply.split('\n') if '\x1b' not in l and not l.startswith('(qemu)')]
+    with open(regs, 'w') as f:
+        f.write('\n'.join(lines).strip('\n') + '\n')
+    addrs, names = symbols(nm, vmlinux)
+
+    def sym(a):
+        i = bisect.bisect_right(addrs, a) - 1
+        return f'{names[i]}+{a - addrs[i]:#x}' if i >= 0 else ''
+    cpu = ''
+    for line in lines:
+        f = line.split()
+        if f and f[0].startswith('CPU#'):
+            cpu = f[0]
+        elif len(f) >= 4 and f[0] == 'NIP' and f[2] == 'LR':
+            print(f'# boot: {cpu} NIP {f[1]} {sym(int(f[1], 16))} LR {f[3]} {sym(int(f[3], 16))}')
+
+
 def main():
     cmd, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ('', [])
     if cmd == 'run' and len(args) >= 2:
         run(args[0], args[1:])
     elif cmd == 'count' and len(args) == 3:
         count(*args)
+    elif cmd == 'where' and len(args) == 4:
+        where(*args)
     elif cmd == 'compare' and len(args) in (4, 5):
         compare(*args[:4], *(int(x) for x in args[4:]))
     else:

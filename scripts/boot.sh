@@ -59,8 +59,9 @@ else
 	trap '[ -z "${qpid:-}" ] || kill -9 "$qpid" 2>/dev/null || true' EXIT
 	while kill -0 "$qpid" 2>/dev/null && [ $((SECONDS - start)) -lt "$BOOT_TIMEOUT" ]; do sleep 1; done
 	if kill -0 "$qpid" 2>/dev/null; then
+		# Every vCPU's registers, and each one's NIP and LR as vmlinux symbols.
 		regs=$BUILD/logs/registers-$name.txt
-		python3 "$TOP/scripts/qemu-monitor.py" "$mon" 'info registers -a' >"$regs" 2>&1 || true
+		python3 "$TOP/scripts/bench_trace.py" where "$mon" "${T_CROSS}nm" "$kernel" "$regs" >"$regs.where" 2>&1 || true
 		kill "$qpid" 2>/dev/null
 		sleep 5
 		kill -9 "$qpid" 2>/dev/null || true
@@ -75,21 +76,11 @@ fi
 say "boot: QEMU exited with status $rc after $((SECONDS - start)) s"
 if [ "$rc" = 124 ]; then
 	echo "# boot: TIMEOUT: QEMU killed after $BOOT_TIMEOUT s" | tee -a "$log"
-	# Each vCPU's NIP and LR, with the vmlinux functions they are in.
 	if [ -s "${regs:-}" ]; then
 		echo "# boot: where the vCPUs were when it was killed (all registers: $regs):" | tee -a "$log"
-		syms=$BUILD/logs/registers-$name.syms
-		"${T_CROSS}nm" -n "$kernel" 2>/dev/null | awk 'length($1) == 16 && $2 ~ /^[tTwW]$/' >"$syms" || true
-		f() { # ADDR (16 hex digits): symbol+offset, from nm -n (same-width hex sorts as text)
-			local a=${1,,} l
-			l=$(awk -v a="$a" '$1 > a { exit } { l = $1 " " $3 } END { print l }' "$syms")
-			[ -z "$l" ] || printf '%s+0x%x' "${l#* }" $((16#$a - 16#${l%% *}))
-		}
-		awk '/^CPU#/ { cpu = $1 } /^NIP / { print cpu, $2, $4 }' "$regs" | while read -r cpu nip lr; do
-			echo "# boot: $cpu NIP $nip $(f "$nip") LR $lr $(f "$lr")"
-		done | tee -a "$log"
-		rm -f "$syms"
+		tee -a "$log" <"$regs.where"
 	fi
+	rm -f "${regs:-}.where"
 fi
 KERNEL_TREE=$(readlink -f "$OUT/source" 2>/dev/null || true) KUNIT_SUITES=${BOOT_KUNIT_SUITES:-} \
 	"$TOP/scripts/console.sh" "$log" "boot $target $* ($((SECONDS - start)) s)" || exit
