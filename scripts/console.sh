@@ -146,20 +146,19 @@ fi
 
 # ---- the kernel's own lines (not the guest's): required and forbidden.
 grep -v -E '^(\[[^]]*\] )?guest: ' "$tmp/log" | sed -E 's/^\[[^]]*\] //' >"$tmp/kernel"
-if [ -n "${KERNEL_REQUIRE:-}" ]; then
-	if grep -qE -- "$KERNEL_REQUIRE" "$tmp/kernel"; then
-		add "ok 0 kernel-required # $(grep -m1 -E -- "$KERNEL_REQUIRE" "$tmp/kernel" | tr '\t' ' ')"
-	else
-		add "not ok 0 kernel-required # no kernel line matches /$KERNEL_REQUIRE/"
+# kernel_line NAME REGEX WANT: one result, ok when a kernel line matching
+# REGEX is there (WANT=1) or is not (WANT=0).
+kernel_line() {
+	local hit
+	hit=$(grep -m1 -E -- "$2" "$tmp/kernel" | tr '\t' ' ' || true)
+	if [ -n "$hit" ] && [ "$3" = 1 ]; then add "ok 0 $1 # $hit"
+	elif [ -n "$hit" ]; then add "not ok 0 $1 # $hit"
+	elif [ "$3" = 1 ]; then add "not ok 0 $1 # no kernel line matches /$2/"
+	else add "ok 0 $1 # no kernel line matches /$2/"
 	fi
-fi
-if [ -n "${KERNEL_FORBID:-}" ]; then
-	if grep -qE -- "$KERNEL_FORBID" "$tmp/kernel"; then
-		add "not ok 0 kernel-forbidden # $(grep -m1 -E -- "$KERNEL_FORBID" "$tmp/kernel" | tr '\t' ' ')"
-	else
-		add "ok 0 kernel-forbidden # no kernel line matches /$KERNEL_FORBID/"
-	fi
-fi
+}
+[ -z "${KERNEL_REQUIRE:-}" ] || kernel_line kernel-required "$KERNEL_REQUIRE" 1
+[ -z "${KERNEL_FORBID:-}" ] || kernel_line kernel-forbidden "$KERNEL_FORBID" 0
 
 # ---- did the guest finish?
 if [ "$done_line" = 0 ]; then
