@@ -160,6 +160,9 @@ for k in "${kernels[@]:1}"; do
 	[ "$k" != "${xn:-}" ] || on=$xon
 	python3 "$TOP/scripts/bench_trace.py" compare "$on" "$res/trace-$on" "$k" "$res/trace-$k" >>"$res/trace.md"
 done
+# And what is left with both series: reference against rcu.
+[ -z "$SERIES_ON_TOP" ] ||
+	python3 "$TOP/scripts/bench_trace.py" compare reference "$res/trace-reference" rcu "$res/trace-rcu" >>"$res/trace.md"
 
 stage "report: $res/table.md"
 python3 "$TOP/scripts/bench_report.py" "$res" || die "bench: the report failed"

@@ -23,6 +23,9 @@ import statistics
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bench_trace  # noqa: E402
+
 BENCH = re.compile(r'guest: # BENCH (count|load)=(\S+) rep=(\d+) value=(\S+)(.*)$')
 EXTRA = re.compile(r'(\w+)=(\S+)')
 ORDER = ['base', 'patched', 'rcu', 'extra', 'reference']
@@ -42,14 +45,20 @@ def parse_dir(d):
             for k, v in EXTRA.findall(rest):
                 if k == 'instr_per_msg':
                     rows.append((kernel, run, 'count', 'hb-' + metric[len('hackbench-'):], int(rep), float(v)))
-    # make bench's counts from QEMU's log (scripts/bench_trace.py): the '(...)' totals of each loop.
+    # make bench's counts from QEMU's log (scripts/bench_trace.py): the '(...)' totals of each
+    # loop, and its steady count (bench_trace.steady()) from the functions.
     for tsv in sorted(glob.glob(os.path.join(d, 'trace-*', 'functions-*.tsv'))):
         kernel = os.path.basename(os.path.dirname(tsv))[len('trace-'):]
         loop = os.path.basename(tsv)[len('functions-'):-len('.tsv')]
+        fns = {}
         for line in open(tsv):
             f = line.rstrip('\n').split('\t')
             if f[0] in ('(kernel)', '(user)', '(pmu-model)', '(kernel-loads)', '(kernel-stores)'):
                 rows.append((kernel, 0, 'exact', f'{loop}:{f[0][1:-1]}', 0, float(f[1])))
+            elif len(f) == 2 and not f[0].startswith('#'):
+                fns[f[0]] = float(f[1])
+        if fns:
+            rows.append((kernel, 0, 'exact', f'{loop}:kernel-steady', 0, bench_trace.steady(fns)))
     for st in sorted(glob.glob(os.path.join(d, 'static-*.txt'))):
         for line in open(st):
             f = line.split()
@@ -153,22 +162,24 @@ COUNTS = [('kill', 'instructions per kill() call (SIGUSR1 ignored, tight loop)')
           ('null', 'instructions per getppid() call (the null system call)'),
           ('read-zero', 'instructions per 1-byte read() of /dev/zero (fd lookup)'),
           ('ctxsw', 'instructions per round trip of a byte between two tasks over two pipes (two context switches)')]
-SIDES = {'kernel': 'kernel instructions', 'user': 'user instructions',
+SIDES = {'kernel': 'kernel instructions',
+         'kernel-steady': 'steady kernel instructions',
+         'user': 'user instructions',
          'pmu-model': 'instructions the PMU sees (model, kernel and user)',
          'kernel-loads': 'kernel loads', 'kernel-stores': 'kernel stores'}
 
 
-def against_reference(rows, ks, m, label):
+def against_reference(rows, ks, m, label, side='kernel'):
     """Two rows for a loop when the bench has the reference kernel: each kernel's
-    kernel instructions over the reference, and the share of base's overhead that
-    each other kernel removes."""
-    ref, base = values(rows, 'reference', 'exact', f'{m}:kernel'), values(rows, ks[0], 'exact', f'{m}:kernel')
+    kernel instructions (or steady ones) over the reference, and the share of
+    base's overhead that each other kernel removes."""
+    ref, base = values(rows, 'reference', 'exact', f'{m}:{side}'), values(rows, ks[0], 'exact', f'{m}:{side}')
     if not ref or not base:
         return []
-    over = {k: values(rows, k, 'exact', f'{m}:kernel')[0] - ref[0]
-            for k in ks if values(rows, k, 'exact', f'{m}:kernel')}
+    over = {k: values(rows, k, 'exact', f'{m}:{side}')[0] - ref[0]
+            for k in ks if values(rows, k, 'exact', f'{m}:{side}')}
     blank = ' | '.join('' for _ in ks[1:])
-    first = label.split(' (')[0].replace('instructions', 'kernel instructions')
+    first = label.split(' (')[0].replace('instructions', 'kernel instructions' if side == 'kernel' else 'steady kernel instructions')
     out = [f'| {first}: overhead over the reference | ' +
            ' | '.join(f'{over[k]:+.1f}' if k in over else 'n/a' for k in ks) + f' | {blank} |']
     b = over[ks[0]]
@@ -209,10 +220,13 @@ def table(rows, title):
                                       for x, c in zip(v[1:], cs)) + ' |')
                 if side == 'kernel':
                     plot.append(('exact', m, [x[0] if x else None for x in v]))
-                    if 'reference' in ks:
-                        out += against_reference(rows, ks, m, label)
+                if side in ('kernel', 'kernel-steady') and 'reference' in ks:
+                    out += against_reference(rows, ks, m, label, side)
         out += ['', 'Every translation block QEMU ran, with its instructions: windows of N and 2N loops, '
                 'difference / N (scripts/bench_trace.py). Where they go by function: trace.md. '
+                'The steady count sums only the functions that run at least once every two loops: '
+                'one-time work in the first window (a page fault, a timer) drops out of it, so it '
+                'repeats from run to run where the total can move by ten. '
                 'The model counts, of the same blocks, only those that leave by a direct jump to a block '
                 'on their own page: it reproduces the differences of the PMU figures below within a few '
                 'instructions (README, "What the PMU counts").', '']

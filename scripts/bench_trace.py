@@ -18,6 +18,8 @@ count:   instructions per block from the 'in_asm' lists, times the blocks
          the wait, the stop marker's write). The kernel's loads and stores
          are counted the same way, from the listed mnemonics (MEMORY).
          Writes OUT/functions-LOOP.tsv.
+         The loop's steady count (steady()) leaves out what the two
+         windows do not share.
 compare: the Markdown table of two such folders, largest differences first.
 
 Usage: bench_trace.py run OUT QEMU-COMMAND...   (under a timeout: scripts/boot.sh)
@@ -47,6 +49,15 @@ KERNEL = 0xc000000000000000
 NOT_MEMORY = {'li', 'lis', 'lwsync', 'lvsl', 'lvsr', 'stop'}
 LOAD = re.compile(r'^p?l[a-z0-9]*\.?$')
 STORE = re.compile(r'^p?st[a-z0-9]*\.?$')
+
+
+def steady(per_fn):
+    """A loop's kernel instructions without what its two windows do not share:
+    the functions that run at least once every two loops. One-time work in
+    the N-loop window (a page fault, a timer) comes out of the difference as
+    negative or fractional counts of functions outside the loop; this leaves
+    them out. It repeats from run to run where the raw total moves by ten."""
+    return sum(v for f, v in per_fn.items() if not f.startswith('(') and v >= 0.5)
 
 
 def memory(mnemonic):
@@ -249,8 +260,10 @@ def compare(na, da, nb, db, top=12):
     print('functions with the largest differences first.\n')
     for loop in loops:
         a, b = load(da, loop), load(db, loop)
+        sa, sb = steady(a), steady(b)
         print(f'### {loop}: kernel {a["(kernel)"]:.1f} -> {b["(kernel)"]:.1f} '
-              f'({b["(kernel)"] - a["(kernel)"]:+.1f}), user {a.get("(user)", 0):.1f} -> {b.get("(user)", 0):.1f}\n')
+              f'({b["(kernel)"] - a["(kernel)"]:+.1f}; steady {sa:.1f} -> {sb:.1f}, {sb - sa:+.1f}), '
+              f'user {a.get("(user)", 0):.1f} -> {b.get("(user)", 0):.1f}\n')
         print(f'| function | {na} | {nb} | difference |')
         print('|---|---:|---:|---:|')
         fns = sorted({f for f in set(a) | set(b) if not f.startswith('(')}, key=lambda f: -abs(b.get(f, 0) - a.get(f, 0)))

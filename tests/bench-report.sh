@@ -97,4 +97,21 @@ if grep -qE '^kill patched [0-9.]+ 116\.7 ' "$tmp/ref/out/plot-exact.dat"; then
 else
 	echo "FAIL: the exact panel is not against the reference: $(cat "$tmp/ref/out/plot-exact.dat")"; fail=1
 fi
+echo "# the steady count from a trace folder: the functions run at least every other loop"
+st=$tmp/steady
+mkdir -p "$st/trace-base" "$st/trace-reference"
+# base: 13 in the loop (8 + 5), one-time work of the first window outside it
+printf '# kill\n(kernel)\t12.40\nloop_a\t8.00\nloop_b\t5.00\npage_fault\t-0.90\ntimer\t0.30\n' \
+	>"$st/trace-base/functions-kill.tsv"
+printf '# kill\n(kernel)\t9.00\nloop_a\t8.00\nloop_c\t1.00\n' >"$st/trace-reference/functions-kill.tsv"
+for k in base reference; do echo 'guest: # BENCH count=kill rep=1 value=100' >"$st/console-bench-$k-1.log"; done
+python3 "$TOP/scripts/bench_report.py" "$st" >/dev/null || fail=1
+if grep -F '| steady kernel instructions per kill() call (SIGUSR1 ignored, tight loop) |' "$st/table.md" |
+	grep -qF '| 13.0 | 9.00 |' &&
+	grep -F '| steady kernel instructions per kill() call: overhead over the reference |' "$st/table.md" |
+	grep -qF '| +4.0 | +0.0 |'; then
+	echo "ok: steady counts 13.0 and 9.0 (page_fault and timer left out), overhead +4.0"
+else
+	echo "FAIL: wrong steady counts:"; grep -F 'steady' "$st/table.md" | sed 's/^/  /'; fail=1
+fi
 exit $fail
