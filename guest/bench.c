@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -186,6 +187,20 @@ int bench_pingpong(void *arg)
 	char c = 1;
 
 	return write(pp->to[1], &c, 1) != 1 || read(pp->from[0], &c, 1) != 1;
+}
+
+/*
+ * Both tasks of the round trip to SCHED_FIFO 1 (on) or back to SCHED_OTHER:
+ * the RT class picks the next task without the fair scheduler's vruntime
+ * arithmetic, whose paths vary from run to run, so that the context
+ * switch itself is what the loop measures.
+ */
+int pingpong_fifo(struct pingpong *pp, int on)
+{
+	struct sched_param sp = { .sched_priority = on ? 1 : 0 };
+	int policy = on ? SCHED_FIFO : SCHED_OTHER;
+
+	return sched_setscheduler(pp->pid, policy, &sp) || sched_setscheduler(0, policy, &sp);
 }
 
 void pingpong_stop(struct pingpong *pp)

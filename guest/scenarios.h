@@ -47,6 +47,7 @@ struct pingpong {
 };
 int pingpong_start(struct pingpong *pp);
 int bench_pingpong(void *arg);
+int pingpong_fifo(struct pingpong *pp, int on);
 void pingpong_stop(struct pingpong *pp);
 
 /* The PMU event spans the load scenarios: opened before, checked after. */

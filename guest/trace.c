@@ -94,10 +94,15 @@ int bench_trace(void)
 	st = traced("kill", loops, kill_step, &me) || traced("msg-socket", loops, msg_step, sv) ||
 	     traced("msg-pipe", loops, msg_step, pipe_fds) || traced("null", loops, bench_null, NULL) ||
 	     traced("read-zero", loops, bench_read1, &zero) || traced("ctxsw", loops, bench_pingpong, &pp);
+	if (!st && pingpong_fifo(&pp, 1))
+		st = result(FAIL, "sched_setscheduler(SCHED_FIFO): %s", strerror(errno));
+	else if (!st)
+		st = traced("ctxsw-fifo", loops, bench_pingpong, &pp);
+	pingpong_fifo(&pp, 0);
 	pingpong_stop(&pp);
 	close(zero);
 	if (st)
 		return FAIL;
 	return result(PASS, "kill(), socket and pipe messages, getppid(), read() of /dev/zero and a round trip "
-		      "between two tasks: %ld loops each between trace markers", loops);
+		      "between two tasks, SCHED_OTHER and SCHED_FIFO: %ld loops each between trace markers", loops);
 }

@@ -161,7 +161,9 @@ COUNTS = [('kill', 'instructions per kill() call (SIGUSR1 ignored, tight loop)')
           ('msg-pipe', 'instructions per 100-byte message, pipe, same task'),
           ('null', 'instructions per getppid() call (the null system call)'),
           ('read-zero', 'instructions per 1-byte read() of /dev/zero (fd lookup)'),
-          ('ctxsw', 'instructions per round trip of a byte between two tasks over two pipes (two context switches)')]
+          ('ctxsw', 'instructions per round trip of a byte between two tasks over two pipes (two context switches)'),
+          ('ctxsw-fifo', 'instructions per round trip of a byte between two SCHED_FIFO tasks over two pipes '
+           '(two context switches, no fair scheduler)')]
 SIDES = {'kernel': 'kernel instructions',
          'kernel-steady': 'steady kernel instructions',
          'user': 'user instructions',
@@ -288,7 +290,7 @@ def table(rows, title):
 COLOURS = ['#ff7f0e', '#1f77b4', '#d62728', '#2ca02c', '#9467bd', '#8c564b']
 NOCHANGE = '#a0a0a0'
 FIGS = {'kill': 'kill()', 'msg-socket': 'AF_UNIX message', 'msg-pipe': 'pipe message', 'null': 'getppid()',
-        'read-zero': 'read() /dev/zero', 'ctxsw': 'switch round trip'}
+        'read-zero': 'read() /dev/zero', 'ctxsw': 'switch round trip', 'ctxsw-fifo': 'FIFO switch round trip'}
 
 
 def figname(m):
