@@ -220,8 +220,10 @@ def table(rows, title):
                            ' | '.join(fmt(x[0]) if x else 'n/a' for x in v) + ' | ' +
                            ' | '.join(f'{x[0] - v[0][0]:+.1f} ({c:+.1f}%)' if x and c is not None else 'n/a'
                                       for x, c in zip(v[1:], cs)) + ' |')
-                if side == 'kernel':
-                    plot.append(('exact', m, [x[0] if x else None for x in v]))
+                # The picture takes the steady count where there is one.
+                steady = bool(values(rows, ks[0], 'exact', f'{m}:kernel-steady'))
+                if side == ('kernel-steady' if steady else 'kernel'):
+                    plot.append(('exact', m, [x[0] if x else None for x in v], steady))
                 if side in ('kernel', 'kernel-steady') and 'reference' in ks:
                     out += against_reference(rows, ks, m, label, side)
         out += ['', 'Every translation block QEMU ran, with its instructions: windows of N and 2N loops, '
@@ -303,8 +305,9 @@ def draw(d, ks, plot, title):
     counts, % against base, median with min-max error bars over the repetitions; a
     figure whose spread overlaps the base's (overlap(), as in the table) is drawn as
     no change: a hollow grey mark at 0, no bar. Timings are not drawn (table.md)."""
-    exact = [(m, v) for p, m, v in plot if p == 'exact']
-    pmu = [(m, v) for p, m, v in plot if p == 'pmu' and v[0]]
+    exact = [(p[1], p[2]) for p in plot if p[0] == 'exact']
+    steady = any(p[3] for p in plot if p[0] == 'exact')
+    pmu = [(p[1], p[2]) for p in plot if p[0] == 'pmu' and p[2][0]]
     colour = {k: COLOURS[i % len(COLOURS)] for i, k in enumerate(ks)}
     panels = []   # title, y label, xtics, plot clauses, labels (x, y, text, font, on end?), height, y values
     if exact:
@@ -326,7 +329,8 @@ def draw(d, ks, plot, title):
         what = 'over the reference kernel' if anchor == 'reference' else f'against {anchor}'
         plots = [f"'{data}' using (strcol(2) eq '{k}' ? $3 : NaN):4 with boxes fc rgb '{colour[k]}' title '{k}'"
                  for k in bars]
-        panels.append((f'Exact count, from QEMU\'s execution log: kernel instructions per loop, {what}',
+        count = 'Steady count' if steady else 'Exact count'
+        panels.append((f'{count}, from QEMU\'s execution log: kernel instructions per loop, {what}',
                        'instructions per loop', tics, plots, labels, 0.55, [l[1] for l in labels]))
     if pmu:
         rows, tics, labels, ys, n = ['figure kernel x height pct lo hi state'], [], [], [], len(ks)
