@@ -50,15 +50,11 @@ def parse_dir(d):
     for tsv in sorted(glob.glob(os.path.join(d, 'trace-*', 'functions-*.tsv'))):
         kernel = os.path.basename(os.path.dirname(tsv))[len('trace-'):]
         loop = os.path.basename(tsv)[len('functions-'):-len('.tsv')]
-        fns = {}
-        for line in open(tsv):
-            f = line.rstrip('\n').split('\t')
-            if f[0] in ('(kernel)', '(user)', '(pmu-model)', '(kernel-loads)', '(kernel-stores)'):
-                rows.append((kernel, 0, 'exact', f'{loop}:{f[0][1:-1]}', 0, float(f[1])))
-            elif len(f) == 2 and not f[0].startswith('#'):
-                fns[f[0]] = float(f[1])
-        if fns:
-            rows.append((kernel, 0, 'exact', f'{loop}:kernel-steady', 0, bench_trace.steady(fns)))
+        fns = bench_trace.load(os.path.dirname(tsv), loop)
+        for f in ('(kernel)', '(user)', '(pmu-model)', '(kernel-loads)', '(kernel-stores)'):
+            if f in fns:
+                rows.append((kernel, 0, 'exact', f'{loop}:{f[1:-1]}', 0, fns[f]))
+        rows.append((kernel, 0, 'exact', f'{loop}:kernel-steady', 0, bench_trace.steady(fns)))
     for st in sorted(glob.glob(os.path.join(d, 'static-*.txt'))):
         for line in open(st):
             f = line.split()
@@ -211,6 +207,8 @@ def table(rows, title):
         for m, label in COUNTS:
             if m == 'kill-syscall':
                 continue
+            # The picture takes the steady count where there is one.
+            steady = bool(values(rows, ks[0], 'exact', f'{m}:kernel-steady'))
             for side in SIDES:
                 v = [values(rows, k, 'exact', f'{m}:{side}') for k in ks]
                 if not v[0]:
@@ -220,8 +218,6 @@ def table(rows, title):
                            ' | '.join(fmt(x[0]) if x else 'n/a' for x in v) + ' | ' +
                            ' | '.join(f'{x[0] - v[0][0]:+.1f} ({c:+.1f}%)' if x and c is not None else 'n/a'
                                       for x, c in zip(v[1:], cs)) + ' |')
-                # The picture takes the steady count where there is one.
-                steady = bool(values(rows, ks[0], 'exact', f'{m}:kernel-steady'))
                 if side == ('kernel-steady' if steady else 'kernel'):
                     plot.append(('exact', m, [x[0] if x else None for x in v], steady))
                 if side in ('kernel', 'kernel-steady') and 'reference' in ks:
