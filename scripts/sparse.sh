@@ -6,7 +6,9 @@
 # any warning the base does not have (SPARSE_TARGET, SPARSE_BASE_TARGET: other
 # targets). Touched objects: the .c/.S files that differ from tag base in the
 # tree $LINUX, plus, when a header differs, a fixed list of objects that include
-# the PACA and preempt headers.
+# the PACA and preempt headers. A *-clang target compiles them with clang
+# (its W=1 warnings are clang's); OUT= names the series' build folder (make
+# check-wide's builds are in build/out/wide-TARGET).
 . "$(dirname "$0")/common.sh"
 need git
 need_tree "$LINUX"
@@ -20,12 +22,13 @@ tree=$(cd "$LINUX" && pwd)
 base_tree=$BUILD/base-tree
 # The series build is the one of 'build.sh TARGET' (make test has just built it:
 # no second build); another tree gets an output folder of its own.
-out=$BUILD/out/$target
-if [ "$(readlink -f "$out/source" 2>/dev/null)" != "$tree" ] && [ "$tree" != "$(cd "$BUILD/linux" 2>/dev/null && pwd)" ]; then
+out=${OUT:-$BUILD/out/$target}
+if [ -z "${OUT:-}" ] && [ "$(readlink -f "$out/source" 2>/dev/null)" != "$tree" ] && [ "$tree" != "$(cd "$BUILD/linux" 2>/dev/null && pwd)" ]; then
 	out=$BUILD/out/$target-sparse-${tree##*/}
 fi
+out=$(realpath -m "$out")	# make -C TREE: a relative O= would land in the tree
 base_out=$BUILD/out/$base_target-sparse
-logs=$BUILD/logs/sparse
+logs=$BUILD/logs/sparse${SPARSE_TARGET:+-$target}
 mkdir -p "$logs"
 
 # Candidate objects, from the difference to base (committed or not).
@@ -70,7 +73,8 @@ check_objs() { # name target tree out objs...
 	local name=$1 target=$2 src=$3 o=$4 log=$logs/$1.log
 	shift 4
 	target_info "$target"
-	local mk=(make -C "$src" O="$o" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="ccache ${T_CROSS}gcc" -j"$JOBS" W=1)
+	local mk=(make -C "$src" O="$o" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="$T_CC" -j"$JOBS" W=1)
+	[ -z "$T_LLVM" ] || mk+=(LLVM="$T_LLVM")
 	"$TOP/scripts/config.sh" "$target" "$src" "$o" >"$logs/$name-config.log" 2>&1 ||
 		{ cat "$logs/$name-config.log" >&2; die "sparse: config of $name failed"; }
 	"${mk[@]}" prepare >"$logs/$name-prepare.log" 2>&1 ||
