@@ -22,7 +22,7 @@ help:
 	@echo "make bench-compare A=dir B=dir: the table and plot of two result folders"
 	@echo "make deb         linux-image and linux-headers .deb of the patched kernel (CONFIG=file; default: bench config)"
 	@echo "make check       checkpatch, sparse, builds of ppc64le, ppc64, ppc32, book3e, ppc64le-radix, KUnit (kunit.py) LE, BE, ppc32;"
-	@echo "                 clang (LLVM 19) builds of ppc64le, ppc64, ppc64le-radix and a clang-built guest boot"
+	@echo "                 clang (LLVM 19) builds of ppc64le, ppc64, ppc64le-radix and a clang-built guest boot; sparse + W=1 on clang and radix"
 	@echo "make test        the tests: deps, source, apply, checkpatch, ppc64le debug build (guest-le), sparse,"
 	@echo "                 disasm, boot tests (LE full and lazy, BE), KUnit at boot and on ppc32, a short rcutorture + locktorture, self-tests"
 	@echo "make test-full   check + test + every prefix builds + the base booted + the replay bug on base + negative controls"
