@@ -16,7 +16,10 @@ fi
 SERIES_BRANCH=${SERIES_BRANCH:-series}
 CONFIGS=${CONFIGS:-$TOP/kernel/configs}
 JOBS=${JOBS:-$(nproc)}
-export CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+# The compiler cache lives outside the work tree: a later session on the same
+# machine gets a fresh checkout (and build/) but keeps it, and a cold kernel
+# build here is 5-10 minutes.
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/paca-preempt/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 # Depend mode: a miss compiles once instead of preprocessing first for the hash
 # (kbuild passes -Wp,-MMD): about 20% off a cold kernel build here.
