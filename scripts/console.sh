@@ -34,6 +34,8 @@ KNOWN=${KNOWN:-$TOP/tests/known-splats.txt}
 KNOWN_HANGS=${KNOWN_HANGS:-$TOP/tests/known-hangs.txt}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# A command of this script that fails unexpectedly must not end it unheard.
+trap 'echo "console: internal error: status $? at line $LINENO of scripts/console.sh" >&2' ERR
 tr -d '\r' <"$log" >"$tmp/log"
 regexes() { grep -vE '^[[:space:]]*(#|$)' "$1" || true; }
 regexes "$PATTERNS" >"$tmp/patterns"
@@ -188,15 +190,18 @@ else
 fi
 
 # ---- the KUnit suites this kernel must have run (KUNIT_SUITES, from kernel/qemu/TARGET).
+# Read from a file, never through a pipe that awk or grep may close early: a
+# SIGPIPE under pipefail would end this script with no result printed.
+sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" >"$tmp/kunit.txt"
 for suite in ${KUNIT_SUITES:-}; do
-	res=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | grep -E "^(not )?ok [0-9]+ $suite( |$)" | tail -n1 || true)
-	totals=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | sed -nE "s/^# $suite: (pass:)/\1/p" | sed -n 1p || true)
+	res=$(grep -E "^(not )?ok [0-9]+ $suite( |$)" "$tmp/kunit.txt" | tail -n1 || true)
+	totals=$(sed -nE "s/^# $suite: (pass:)/\1/p" "$tmp/kunit.txt" | head -n1 || true)
 	# KUnit prints no totals line for a suite of one case: count its cases.
-	[ -n "$totals" ] || totals=$(sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" | awk -v s="$suite" '
+	[ -n "$totals" ] || totals=$(awk -v s="$suite" '
 		$0 ~ "^[ \t]+# Subtest: " s "$" { on = 1; next }
-		on && $0 ~ "^(not )?ok [0-9]+ " s "( |$)" { exit }
+		on && $0 ~ "^(not )?ok [0-9]+ " s "( |$)" { on = 0 }
 		on && /^    (not )?ok [0-9]+ / { n++; if ($1 == "ok") p++ }
-		END { printf "%d of %d cases passed", p, n }')
+		END { printf "%d of %d cases passed", p, n }' "$tmp/kunit.txt")
 	case $res in
 	"") add "not ok 0 kunit-$suite # the suite did not run at boot" ;;
 	"not ok"*) add "not ok 0 kunit-$suite # $totals" ;;
@@ -242,4 +247,4 @@ for r in "${results[@]}"; do
 done
 for d in "${diags[@]}"; do echo "# $d"; done
 echo "# $title: $pass passed, $fail failed, $skip skipped, $todo known base failures"
-[ "$fail" = 0 ]
+if [ "$fail" != 0 ]; then exit 1; fi
