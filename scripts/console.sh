@@ -65,7 +65,7 @@ known_list "$KNOWN" >"$tmp/known"
 # A known hang: the first vCPU line of a timed-out boot that matches one.
 known_hang=
 if grep -q '^# boot: TIMEOUT' "$tmp/log" && [ -s "$tmp/known-hangs" ]; then
-	known_hang=$(grep -E '^# boot: CPU#[0-9]+ NIP ' "$tmp/log" | grep -m1 -E -f "$tmp/known-hangs" | sed 's/^# boot: //' || true)
+	known_hang=$(grep -E '^# boot: CPU#[0-9]+ NIP ' "$tmp/log" | grep -E -f "$tmp/known-hangs" | sed -n 's/^# boot: //p' | sed -n 1p || true)
 fi
 
 results=() diags=()
@@ -195,7 +195,7 @@ fi
 sed -E 's/^\[[^]]*\] //' "$tmp/kunit.log" >"$tmp/kunit.txt"
 for suite in ${KUNIT_SUITES:-}; do
 	res=$(grep -E "^(not )?ok [0-9]+ $suite( |$)" "$tmp/kunit.txt" | tail -n1 || true)
-	totals=$(sed -nE "s/^# $suite: (pass:)/\1/p" "$tmp/kunit.txt" | head -n1 || true)
+	totals=$(sed -nE "/^# $suite: pass:/{s/^# $suite: //p;q}" "$tmp/kunit.txt")
 	# KUnit prints no totals line for a suite of one case: count its cases.
 	[ -n "$totals" ] || totals=$(awk -v s="$suite" '
 		$0 ~ "^[ \t]+# Subtest: " s "$" { on = 1; next }

@@ -53,7 +53,8 @@ fetch() {
 		say "rootfs: download $pkg $ver ($SUITE $DEB_ARCH)"
 		(cd "$debs" && apt-get $apt download "$pkg=$ver" >/dev/null) ||
 			die "rootfs: cannot download $pkg $ver from $SUITE ($DEB_ARCH): stale package lists? rm -r $BUILD/apt/$SUITE-$DEB_ARCH/lists and retry"
-		deb=$(ls "$debs/${pkg}_"*.deb | grep -F "_${ver//:/%3a}_" | sed -n 1p)
+		deb=$(ls "$debs/${pkg}_"*.deb | grep -F "_${ver//:/%3a}_" | sed -n 1p) ||
+			die "rootfs: apt downloaded $pkg $ver, but no ${pkg}_*.deb of that version is in $debs"
 	fi
 	dpkg-deb -x "$deb" "$sysroot" || die "rootfs: cannot extract $deb"
 	usrmerge

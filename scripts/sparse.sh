@@ -88,7 +88,8 @@ check_objs() { # name target tree out objs...
 	c=$(printf '%s\n' "$@" | while read -r x; do [ ! -f "$src/${x%.o}.c" ] || echo "$x"; done | wc -l)
 	checked=$(grep -c '^  CHECK ' "$log" || true)
 	[ "$checked" -ge "$c" ] || die "sparse: $name: sparse checked $checked files of $c (log: $log)"
-	grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: ' "$log" |
+	# No diagnostic at all is a clean result, not a failed grep.
+	{ grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: ' "$log" || true; } |
 		sed -E "s#^$src/##; s#$src/##g; s#^\./##; s#(\.[chS]):[0-9]+(:[0-9]+)?#\1#g" | LC_ALL=C sort >"$logs/$name.warnings"
 }
 check_objs series "$target" "$tree" "$out" "${objs[@]}"

@@ -82,12 +82,12 @@ printf 'reference\t0\texact\tkill:kernel\t0\t737.2\n' >>"$tmp/ref/b/runs.tsv"
 python3 "$TOP/scripts/bench_report.py" --compare "$tmp/ref/a" "$tmp/ref/b" "$tmp/ref/out" >/dev/null || fail=1
 row() { grep -F "| kernel instructions per kill() call: $1 |" "$tmp/ref/out/table.md"; }
 # | label | base | patched | extra | reference | ...
-if row 'overhead over the reference' | grep -qF '| +127.3 | +116.7 | n/a | +0.0 |'; then
+if grep -qF '| +127.3 | +116.7 | n/a | +0.0 |' <<<"$(row 'overhead over the reference')"; then
 	echo "ok: overhead over the reference: base +127.3, patched +116.7"
 else
 	echo "FAIL: no overhead row, or a wrong one: $(row 'overhead over the reference')"; fail=1
 fi
-if row "share of base's overhead removed" | grep -qF '| - | 8% (10.6 of 127.3) |'; then
+if grep -qF '| - | 8% (10.6 of 127.3) |' <<<"$(row "share of base's overhead removed")"; then
 	echo "ok: patched removes 8% of base's overhead"
 else
 	echo "FAIL: no share row, or a wrong one: $(row "share of base's overhead removed")"; fail=1
@@ -107,9 +107,9 @@ printf '# kill\n(kernel)\t9.00\nloop_a\t8.00\nloop_c\t1.00\n' >"$st/trace-refere
 for k in base reference; do echo 'guest: # BENCH count=kill rep=1 value=100' >"$st/console-bench-$k-1.log"; done
 python3 "$TOP/scripts/bench_report.py" "$st" >/dev/null || fail=1
 if grep -F '| steady kernel instructions per kill() call (SIGUSR1 ignored, tight loop) |' "$st/table.md" |
-	grep -qF '| 13.0 | 9.00 |' &&
+	grep -F '| 13.0 | 9.00 |' >/dev/null &&
 	grep -F '| steady kernel instructions per kill() call: overhead over the reference |' "$st/table.md" |
-	grep -qF '| +4.0 | +0.0 |'; then
+	grep -F '| +4.0 | +0.0 |' >/dev/null; then
 	echo "ok: steady counts 13.0 and 9.0 (page_fault and timer left out), overhead +4.0"
 else
 	echo "FAIL: wrong steady counts:"; grep -F 'steady' "$st/table.md" | sed 's/^/  /'; fail=1
