@@ -65,7 +65,7 @@ known_list "$KNOWN" >"$tmp/known"
 # A known hang: the first vCPU line of a timed-out boot that matches one.
 known_hang=
 if grep -q '^# boot: TIMEOUT' "$tmp/log" && [ -s "$tmp/known-hangs" ]; then
-	known_hang=$(grep -E '^# boot: CPU#[0-9]+ NIP ' "$tmp/log" | grep -E -f "$tmp/known-hangs" | sed -n 's/^# boot: //p' | sed -n 1p || true)
+	known_hang=$(grep -E '^# boot: CPU#[0-9]+ NIP ' "$tmp/log" | grep -E -f "$tmp/known-hangs" | sed -n '1s/^# boot: //p' || true)
 fi
 
 results=() diags=()
