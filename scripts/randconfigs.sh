@@ -13,6 +13,7 @@ mapfile -t seeds < <(grep -oE '^0x[0-9a-f]+' "$TOP/kernel/randconfig-seeds")
 for ((i = ${#seeds[@]}; i < n; i++)); do
 	seeds+=("$(printf '0x%08x' $(((i + 1) * 2654435761 % 4294967296)))")
 done
+mkdir -p "$BUILD/out"
 echo "KTAP version 1"
 echo "1..$n"
 bad=0

@@ -16,6 +16,7 @@ name=$target${SEED:+-$SEED}
 again="${SEED:+SEED=$SEED }scripts/wide-build.sh $target"
 [ "$T_BASE" != randconfig ] || [ -n "${SEED:-}" ] || die "wide-build: $target is a randconfig target: give SEED="
 export GOALS=vmlinux
+mkdir -p "$BUILD/out"	# its log is written before build.sh makes it (cold machine)
 echo "KTAP version 1"
 echo "1..1"
 start=$SECONDS
