@@ -20,7 +20,7 @@ export QEMU=${QEMU:-$target}	# rootfs.sh reads the same settings
 . "$TOP/kernel/qemu/$QEMU"
 OUT=${OUT:-$BUILD/out/$target}
 kernel=$OUT/vmlinux
-[ -s "$kernel" ] || die "boot: no kernel $kernel: run 'scripts/build.sh $target' first"
+[ -s "$kernel" ] || die "boot: no kernel $kernel: run 'OUT=$OUT scripts/build.sh $target' first"
 need qemu-system-ppc64; need timeout
 
 OUT=$OUT "$TOP/scripts/rootfs.sh" "$target"

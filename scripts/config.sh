@@ -9,6 +9,10 @@
 # ppc64_defconfig, 'distro' (Debian's own config, scripts/distro-config.sh), or
 # 'randconfig' (KCONFIG_SEED=SEED, the fragments forced through KCONFIG_ALLCONFIG).
 # FRAGMENTS 'none': the base alone.
+# CONFIG_FROM=file: start from that .config instead of the target's base (the
+# fragments are still checked): make check-wide builds the base from the
+# series' own config, since a randconfig seed draws another config from
+# another Kconfig.
 # Usage: config.sh TARGET [TREE] [OUT]
 . "$(dirname "$0")/common.sh"
 
@@ -33,23 +37,25 @@ say "config: $target = $T_BASE + $names ($tree -> $out)"
 export ARCH=$T_ARCH CROSS_COMPILE=$T_CROSS
 [ -z "$T_LLVM" ] || export LLVM=$T_LLVM	# merge_config.sh's own make too
 mk() { make -C "$tree" O="$out" CC="$T_CC" "$@"; }
+# Each step's failure fails the block: set -e does not act inside a '{ } ||'.
 {
-	if [ "$T_BASE" = allnoconfig ]; then
+	if [ -n "${CONFIG_FROM:-}" ]; then
+		cp "$CONFIG_FROM" "$out/.config"
+	elif [ "$T_BASE" = allnoconfig ]; then
 		# allnoconfig with the fragment as KCONFIG_ALLCONFIG: everything else off.
 		(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$out" "${frags[@]}")
 	elif [ "$T_BASE" = randconfig ]; then
 		[ -n "${SEED:-}" ] || die "config: $target: a randconfig target needs SEED="
-		cat "${frags[@]}" /dev/null >"$out/allconfig"
-		mk KCONFIG_SEED="$SEED" KCONFIG_ALLCONFIG="$out/allconfig" randconfig
+		cat "${frags[@]}" /dev/null >"$out/allconfig" &&
+			mk KCONFIG_SEED="$SEED" KCONFIG_ALLCONFIG="$out/allconfig" randconfig
 	elif [ "$T_BASE" = distro ]; then
-		"$TOP/scripts/distro-config.sh" "$out/.config"
-		[ ${#frags[@]} = 0 ] || (cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}")
-		cp "$out/.config" "$out/config.distro"
+		"$TOP/scripts/distro-config.sh" "$out/.config" &&
+			{ [ ${#frags[@]} = 0 ] || (cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}"); } &&
+			cp "$out/.config" "$out/config.distro"
 	else
-		mk "$T_BASE"
-		[ ${#frags[@]} = 0 ] || (cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}")
-	fi
-	mk olddefconfig
+		mk "$T_BASE" &&
+			{ [ ${#frags[@]} = 0 ] || (cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}"); }
+	fi && mk olddefconfig
 } >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "config: $target: Kconfig failed (log: $log)"; }
 
 # Every CONFIG_X=value of the fragments must be in .config as written, every
@@ -89,7 +95,7 @@ done
 [ "$dropped" = 0 ] || die "config: $target: $dropped option(s) of $names not in the final .config: fix their dependencies in the fragment"
 say "config: $target: all ${#order[@]} options of $names are set"
 # Debian's config meets a newer tree: say what olddefconfig changed.
-if [ "$T_BASE" = distro ]; then
+if [ "$T_BASE" = distro ] && [ -z "${CONFIG_FROM:-}" ]; then
 	diff <(grep -E '^(CONFIG_|# CONFIG_)' "$out/config.distro" | sort) \
 		<(grep -E '^(CONFIG_|# CONFIG_)' "$out/.config" | sort) | grep -E '^[<>]' >"$out/olddefconfig.diff" || true
 	say "config: $target: olddefconfig changed $(grep -c '^>' "$out/olddefconfig.diff" || true) line(s) of Debian's config (all in $out/olddefconfig.diff); the first:"

@@ -12,7 +12,7 @@ target_info "$target"
 out=${OUT:-$BUILD/out/$target}
 vmlinux=$out/vmlinux
 offsets=$out/include/generated/asm-offsets.h
-[ -s "$vmlinux" ] || die "disasm: no $vmlinux: run 'make build TARGET=$target' first"
+[ -s "$vmlinux" ] || die "disasm: no $vmlinux: run 'OUT=$out scripts/build.sh $target' first"
 current=$(awk '$2 == "PACACURRENT" { print $3 }' "$offsets")
 [ -n "$current" ] || die "disasm: PACACURRENT not found in $offsets"
 

@@ -21,7 +21,7 @@ for ((i = 0; i < n; i++)); do
 	seed=${seeds[i]}
 	f=$BUILD/out/wide-$target-$seed.ktap
 	SEED=$seed "$TOP/scripts/wide-build.sh" "$target" >"$f" 2>&1 || true
-	line=$(grep -E '^(not )?ok 1 ' "$f" || echo "not ok 1 $target-$seed # no result (see $f)")
+	line=$(grep -E '^(not )?ok 1 ' "$f" || echo "not ok 1 $target-$seed # no result (see $f; rebuild: SEED=$seed scripts/wide-build.sh $target)")
 	sed -E "s/^(not )?ok 1 /\1ok $((i + 1)) /" <<<"$line"
 	case $line in *"# TODO"*) ;; "not ok"*) bad=1 ;; esac
 done
