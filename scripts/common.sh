@@ -114,6 +114,12 @@ target_info() {
 		T_LLVM=-19 T_CC="ccache clang-19"
 	fi
 }
+# make for the last target_info'd target, out of tree: kmake TREE OUT ARGS...
+kmake() {
+	local tree=$1 out=$2
+	shift 2
+	make -C "$tree" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="$T_CC" ${T_LLVM:+LLVM="$T_LLVM"} "$@"
+}
 target_names() { awk '!/^#/ && NF { printf "%s%s", sep, $1; sep = " " }' "$TOP/kernel/targets"; }
 
 # The numbered patches of the series, in order, without the cover letter.

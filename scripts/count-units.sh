@@ -11,13 +11,12 @@ target_info "$target"
 need_tree "$LINUX"
 out=$BUILD/out/units-$target
 "$TOP/scripts/config.sh" "$target" "$LINUX" "$out" >/dev/null 2>&1 || die "count-units: config of $target failed"
-mk=(make -C "$LINUX" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="$T_CC")
-"${mk[@]}" -j"$JOBS" prepare >"$out/prepare.log" 2>&1 || die "count-units: make prepare failed (log: $out/prepare.log)"
+kmake "$LINUX" "$out" -j"$JOBS" prepare >"$out/prepare.log" 2>&1 || die "count-units: make prepare failed (log: $out/prepare.log)"
 units() { # goals...: compile units that make -n would run (it stops at the link)
-	{ "${mk[@]}" -n "$@" 2>/dev/null || true; } |
+	{ kmake "$LINUX" "$out" -n "$@" 2>/dev/null || true; } |
 		{ grep -oE "echo '  (CC|AS)( \[M\])? +[^']*\.o'" || true; } | sort -u | wc -l
 }
 v=$(units vmlinux)
 vm=$(units vmlinux modules)
-[ "$v" -gt 0 ] && [ "$vm" -ge "$v" ] || die "count-units: make -n listed $v units for vmlinux, $vm with modules"
+if [ "$v" = 0 ] || [ "$vm" -lt "$v" ]; then die "count-units: make -n listed $v units for vmlinux, $vm with modules"; fi
 echo "$target: $v compile units for vmlinux, $vm for vmlinux + modules ($((vm - v)) for modules alone)"

@@ -73,15 +73,13 @@ check_objs() { # name target tree out objs...
 	local name=$1 target=$2 src=$3 o=$4 log=$logs/$1.log
 	shift 4
 	target_info "$target"
-	local mk=(make -C "$src" O="$o" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="$T_CC" -j"$JOBS" W=1)
-	[ -z "$T_LLVM" ] || mk+=(LLVM="$T_LLVM")
 	"$TOP/scripts/config.sh" "$target" "$src" "$o" >"$logs/$name-config.log" 2>&1 ||
 		{ cat "$logs/$name-config.log" >&2; die "sparse: config of $name failed"; }
-	"${mk[@]}" prepare >"$logs/$name-prepare.log" 2>&1 ||
+	kmake "$src" "$o" -j"$JOBS" W=1 prepare >"$logs/$name-prepare.log" 2>&1 ||
 		{ tail -n 30 "$logs/$name-prepare.log" >&2; die "sparse: make prepare failed for $name (log: $logs/$name-prepare.log)"; }
 	(cd "$o" && rm -f "$@")
 	say "sparse: $name: sparse + W=1 on $*"
-	"${mk[@]}" C=2 CHECK="$sparse" "$@" >"$log" 2>&1 ||
+	kmake "$src" "$o" -j"$JOBS" W=1 C=2 CHECK="$sparse" "$@" >"$log" 2>&1 ||
 		{ grep -E -A3 'error' "$log" | tail -n 40 >&2; die "sparse: $name: the objects do not compile (log: $log)"; }
 	# The kernel skips sparse with only a warning when it dislikes it: make sure it ran.
 	local c checked

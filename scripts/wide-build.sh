@@ -22,7 +22,8 @@ mkdir -p "$BUILD/out"	# the log is written before build.sh makes it (cold machin
 rm -f "$out/vmlinux"	# a failed build leaves no older kernel to disasm-distro or boot-distro
 # Only a failure of make itself is compared with the base: a config or download
 # failure is the harness's, and a plain not ok.
-made_and_failed() { grep -q -- '---- build: .* the last compiler errors ----' "$1"; }
+errors='---- build: .* the last compiler errors ----'	# build.sh's, once make has failed
+made_and_failed() { grep -q -- "$errors" "$1"; }
 echo "KTAP version 1"
 echo "1..1"
 start=$SECONDS
@@ -30,7 +31,7 @@ if OUT=$out "$TOP/scripts/build.sh" "$target" "$LINUX" >"$log" 2>&1; then
 	echo "ok 1 $name # series: vmlinux in $((SECONDS - start)) s"
 	exit 0
 fi
-sed -n '/---- build: .* the last compiler errors ----/,$p' "$log" | sed 's/^/# /'
+sed -n "/$errors/,\$p" "$log" | sed 's/^/# /'
 tail -n 5 "$log" | sed 's/^/# /'
 if ! made_and_failed "$log"; then
 	echo "not ok 1 $name # no build: its config step failed (log: $log; rebuild: $again)"
