@@ -1,0 +1,31 @@
+#!/bin/bash
+# scripts/build-errors.sh, which wide-build.sh uses to call a failure the
+# base's: the same errors from two trees (other paths, other line numbers)
+# must compare equal, and an error only the series has must stand out.
+. "$(dirname "$0")/lib.sh"
+e=$TOP/scripts/build-errors.sh
+cat >"$T/series.log" <<'LOG'
+  CC      kernel/fork.o
+/w/linux/arch/powerpc/kernel/irq_64.c:120:9: error: 'paca_x' undeclared (first use in this function)
+make[4]: *** [/w/linux/scripts/Makefile.build:287: arch/powerpc/kernel/irq_64.o] Error 1
+powerpc64le-linux-gnu-ld: /w/linux/arch/powerpc/kernel/swsusp_asm64.S:258:(.text+0x1e4): undefined reference to `slb_flush_and_restore_bolted'
+powerpc64le-linux-gnu-ld: final link failed: bad value
+LOG
+cat >"$T/base.log" <<'LOG'
+  CC      kernel/fork.o
+powerpc64le-linux-gnu-ld: /w/base-tree/arch/powerpc/kernel/swsusp_asm64.S:257:(.text+0x1e0): undefined reference to `slb_flush_and_restore_bolted'
+powerpc64le-linux-gnu-ld: final link failed: bad value
+LOG
+s=$("$e" "$T/series.log" /w/linux)
+b=$("$e" "$T/base.log" /w/base-tree)
+[ "$(wc -l <<<"$s")" = 3 ] || fail "expected 3 errors of the series' log, got: $s"
+[ "$(wc -l <<<"$b")" = 2 ] || fail "expected 2 errors of the base's log, got: $b"
+new=$(LC_ALL=C comm -23 <(printf '%s\n' "$s") <(printf '%s\n' "$b"))
+[ "$new" = "arch/powerpc/kernel/irq_64.c: error: 'paca_x' undeclared (first use in this function)" ] ||
+	fail "the error only the series has is not the one left: '$new'"
+grep -v irq_64 "$T/series.log" >"$T/same.log"
+[ "$("$e" "$T/same.log" /w/linux)" = "$b" ] || fail "the same errors from two trees do not compare equal"
+[ -z "$("$e" "$T/base.log" /elsewhere | grep -v /w/base-tree)" ] && fail "a root not given was stripped"
+printf '  CC      kernel/fork.o\n' >"$T/none.log"
+[ -z "$("$e" "$T/none.log")" ] || fail "a log without errors gave error lines"
+pass "build-errors: the base's errors match across trees, the series' own error stands out"
