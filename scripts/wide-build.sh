@@ -42,7 +42,8 @@ fi
 # from the base's Kconfig, which lacks the series' symbols.
 say "wide-build: $name fails with the series; building the base from the same .config"
 worktree_at "$BUILD/base-tree" base
-if CONFIG_FROM=$out/.config OUT=$out-base "$TOP/scripts/build.sh" "$target" "$BUILD/base-tree" >"$out-base.log" 2>&1; then
+# make -k: the base's every error, not only its first, for the comparison below.
+if KEEP_GOING=1 CONFIG_FROM=$out/.config OUT=$out-base "$TOP/scripts/build.sh" "$target" "$BUILD/base-tree" >"$out-base.log" 2>&1; then
 	echo "not ok 1 $name # the series breaks it, the base builds (rebuild: $again)"
 	exit 1
 fi
