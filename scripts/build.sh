@@ -38,7 +38,8 @@ blame_errors() {
 build_lock
 "$TOP/scripts/config.sh" "$target" "$tree" "$OUT"
 log=$OUT/build.log
-# KEEP_GOING=1: make -k, every error of the build (wide-build.sh's base build).
+# KEEP_GOING=1: make -k -Otarget, every error of the build, each target's
+# output in one piece (wide-build.sh compares the errors of two builds).
 # A config with modules (the test-full guests, for the torture suites) builds them too.
 what=${GOALS:-vmlinux}
 [ -n "${GOALS:-}" ] || ! grep -qx 'CONFIG_MODULES=y' "$OUT/.config" || what="vmlinux modules"
@@ -46,7 +47,7 @@ say "build: $target: make $what -j$JOBS ($(git -C "$tree" describe --always --ta
 start=$SECONDS
 # shellcheck disable=SC2086 # the make goals are words
 if ! make -C "$tree" O="$OUT" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="$T_CC" \
-	-j"$JOBS" ${KEEP_GOING:+-k} $what 2>&1 | tee "$log"; then
+	-j"$JOBS" ${KEEP_GOING:+-k -Otarget} $what 2>&1 | tee "$log"; then
 	echo "---- build: $target: the last compiler errors ----" >&2
 	grep -E -A4 '(error|Error)[: ]|undefined reference|\*\*\*' "$log" | tail -n 40 >&2 || tail -n 40 "$log" >&2
 	blame_errors "$tree" "$log" >&2 || true

@@ -28,7 +28,8 @@ made_and_failed() { grep -q -- "$errors" "$1"; }
 echo "KTAP version 1"
 echo "1..1"
 start=$SECONDS
-if OUT=$out "$TOP/scripts/build.sh" "$target" "$LINUX" >"$log" 2>&1; then
+# make -k: should it fail, every error, for the comparison with the base below.
+if KEEP_GOING=1 OUT=$out "$TOP/scripts/build.sh" "$target" "$LINUX" >"$log" 2>&1; then
 	echo "ok 1 $name # series: vmlinux in $((SECONDS - start)) s"
 	exit 0
 fi
@@ -42,7 +43,6 @@ fi
 # from the base's Kconfig, which lacks the series' symbols.
 say "wide-build: $name fails with the series; building the base from the same .config"
 worktree_at "$BUILD/base-tree" base
-# make -k: the base's every error, not only its first, for the comparison below.
 if KEEP_GOING=1 CONFIG_FROM=$out/.config OUT=$out-base "$TOP/scripts/build.sh" "$target" "$BUILD/base-tree" >"$out-base.log" 2>&1; then
 	echo "not ok 1 $name # the series breaks it, the base builds (rebuild: $again)"
 	exit 1

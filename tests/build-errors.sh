@@ -34,6 +34,12 @@ grep -v irq_64 "$T/series.log" >"$T/same.log"
 [ -z "$("$e" "$T/base.log" /elsewhere | grep -v /w/base-tree)" ] && fail "a root not given was stripped"
 printf 'make[6]: *** [/w/linux/kernel/trace/Makefile:163: kernel/trace/x.o.checked] Error 1\n' >"$T/check.log"
 [ "$("$e" "$T/check.log" /w/linux)" = "make: kernel/trace/x.o.checked failed" ] || fail "a failed object check is not an error"
+# The same message twice (another line, another object) is two errors.
+sed 's/:120:9:/:900:1:/' "$T/series.log" | grep irq_64.c: >"$T/twice.log"
+[ "$(cat "$T/series.log" "$T/twice.log" | "$e" /dev/stdin /w/linux | grep -c paca_x)" = 2 ] || fail "a repeated error counts once"
+# An assembler's "Error:", a root that is not a regular expression.
+printf '/w/l[1]/arch/powerpc/kernel/head_64.S:10: Error: unrecognized opcode: `foo'"'"'\n' >"$T/as.log"
+[ "$("$e" "$T/as.log" '/w/l[1]')" = 'arch/powerpc/kernel/head_64.S: Error: unrecognized opcode: `foo'"'" ] || fail "an assembler error or a root with [] is mishandled: $("$e" "$T/as.log" '/w/l[1]')"
 printf '  CC      kernel/fork.o\n' >"$T/none.log"
 [ -z "$("$e" "$T/none.log")" ] || fail "a log without errors gave error lines"
 pass "build-errors: the base's errors match across trees, the series' own error stands out"
