@@ -24,7 +24,7 @@ help:
 	@echo "make check       checkpatch, sparse, builds of ppc64le, ppc64, ppc32, book3e, ppc64le-radix, KUnit (kunit.py) LE, BE, ppc32;"
 	@echo "                 clang (LLVM 19) builds of ppc64le, ppc64, ppc64le-radix and a clang-built guest boot; sparse + W=1 on clang and radix"
 	@echo "make test        the tests: deps, source, apply, checkpatch, ppc64le debug build (guest-le), sparse,"
-	@echo "                 disasm, boot tests (LE full and lazy, BE), KUnit at boot and on ppc32, a short rcutorture + locktorture, self-tests"
+	@echo "                 disasm, bpf header, boot tests (LE full and lazy, BE), KUnit at boot and on ppc32, a short rcutorture + locktorture, self-tests"
 	@echo "make test-full   check + test + every prefix builds + the base booted + the replay bug on base + negative controls"
 	@echo "make test-torture rcutorture, locktorture, kexec, kdump, NMI IPIs, KVM on the series and on the base (test-full guests)"
 	@echo "make test-torture-rcu the same torture runs on the inline RCU readers, BE, the first series alone, the BE base"
