@@ -5,11 +5,11 @@ BRANCH ?= dev
 TARGETS := $(shell awk 'NF && $$1 !~ /^[[:punct:]]/ { print $$1 }' kernel/targets)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps source apply export export-rcu checkpatch sparse build check check-wide test test-full test-torture test-torture-rcu
+.PHONY: help deps deps-core source apply export export-rcu checkpatch sparse build check check-wide test test-full test-torture test-torture-rcu
 
 help:
 	@echo "make help        this list"
-	@echo "make deps        install the Debian packages the harness needs (as root; skips what is there)"
+	@echo "make deps        install the Debian packages the harness needs, LLVM 19 included (as root; skips what is there)"
 	@echo "make source      fetch the pinned Linux base (kernel/base.env) into build/linux, tag 'base'"
 	@echo "make apply       git am series/ then series-rcu/ onto the base: branch 'series' of build/linux ('series-preempt': series/ alone)"
 	@echo "make export      write branch BRANCH (default: dev) of build/linux back into series/, To:/Cc: from get_maintainer.pl"
@@ -28,12 +28,16 @@ help:
 	@echo "make test-full   check + test + every prefix builds + the base booted + the replay bug on base + negative controls"
 	@echo "make test-torture rcutorture, locktorture, kexec, kdump, NMI IPIs, KVM on the series and on the base (test-full guests)"
 	@echo "make test-torture-rcu the same torture runs on the inline RCU readers, BE, the first series alone, the BE base"
-	@echo "make check-wide  Debian's ppc64el config, the robots' defconfigs, randconfigs (N=3 seeds each); ONLY=name runs one check"
+	@echo "make check-wide  Debian's ppc64el config (build, disasm, boot), the robots' defconfigs, sparse + W=1 on each, randconfigs (N=3 seeds each); ONLY=name runs one check"
 	@echo "make boot        boot the patched LE guest to a busybox shell (Ctrl-A X quits)"
 
+# make deps: everything, LLVM 19 too; the other targets install what they need
+# (make check's clang checks install LLVM 19 themselves).
 deps:
+	@scripts/deps.sh clang
+deps-core:
 	@scripts/deps.sh
-source: deps
+source: deps-core
 	@scripts/source.sh
 apply: source
 	@scripts/apply.sh
@@ -47,17 +51,17 @@ sparse: source
 	@scripts/sparse.sh
 build: source
 	@scripts/build.sh $(TARGET)
-check: deps source
+check: deps-core source
 	@scripts/test.sh check
-test: deps source
+test: deps-core source
 	@scripts/test.sh test
-test-full: deps source
+test-full: deps-core source
 	@scripts/test.sh full
-test-torture: deps source
+test-torture: deps-core source
 	@scripts/test.sh torture
-test-torture-rcu: deps source
+test-torture-rcu: deps-core source
 	@scripts/test.sh torture-rcu
-check-wide: deps source
+check-wide: deps-core source
 	@scripts/test.sh wide
 
 # Each mk/*.mk adds the targets of one area (boot tests, bench).

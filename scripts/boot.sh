@@ -21,6 +21,17 @@ export QEMU=${QEMU:-$target}	# rootfs.sh reads the same settings
 OUT=${OUT:-$BUILD/out/$target}
 kernel=$OUT/vmlinux
 [ -s "$kernel" ] || die "boot: no kernel $kernel: run 'OUT=$OUT scripts/build.sh $target' first"
+# What the boot needs built in (a config of someone else's could have one
+# off): the pseries console, an initramfs, ELF, the early filesystems.
+if [ -f "$OUT/.config" ]; then
+	missing=
+	for o in PPC_PSERIES HVC_CONSOLE BLK_DEV_INITRD BINFMT_ELF DEVTMPFS PROC_FS SYSFS; do
+		grep -qx "CONFIG_$o=y" "$OUT/.config" || missing="$missing CONFIG_$o"
+	done
+	[ -z "$missing" ] || die "boot: $OUT/.config does not build in what a pseries boot from an initramfs needs:$missing"
+else
+	say "boot: no $OUT/.config: cannot check its console and initramfs options"
+fi
 need qemu-system-ppc64; need timeout
 
 OUT=$OUT "$TOP/scripts/rootfs.sh" "$target"

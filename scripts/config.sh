@@ -46,8 +46,10 @@ mk() { make -C "$tree" O="$out" CC="$T_CC" "$@"; }
 		(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$out" "${frags[@]}")
 	elif [ "$T_BASE" = randconfig ]; then
 		[ -n "${SEED:-}" ] || die "config: $target: a randconfig target needs SEED="
+		# KCONFIG_PROBABILITY pinned (empty: Kconfig's default, bool 50%,
+		# tristate 33/33/33; PROBABILITY= another), so a seed draws one config.
 		cat "${frags[@]}" /dev/null >"$out/allconfig" &&
-			mk KCONFIG_SEED="$SEED" KCONFIG_ALLCONFIG="$out/allconfig" randconfig
+			mk KCONFIG_SEED="$SEED" KCONFIG_PROBABILITY="${PROBABILITY:-}" KCONFIG_ALLCONFIG="$out/allconfig" randconfig
 	elif [ "$T_BASE" = distro ]; then
 		"$TOP/scripts/distro-config.sh" "$out/.config" &&
 			{ [ ${#frags[@]} = 0 ] || (cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" "${frags[@]}"); } &&

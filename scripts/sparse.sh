@@ -8,13 +8,17 @@
 # tree $LINUX, plus, when a header differs, a fixed list of objects that include
 # the PACA and preempt headers. A *-clang target compiles them with clang
 # (its W=1 warnings are clang's); OUT= names the series' build folder (make
-# check-wide's builds are in build/out/wide-TARGET).
+# check-wide's builds are in build/out/wide-TARGET); SPARSE_PLAN=make-n finds
+# the objects the config builds with make -n instead of a full build; SEED=
+# for a randconfig target (the base then built from the series' .config).
 . "$(dirname "$0")/common.sh"
 need git
 need_tree "$LINUX"
 
 target=${SPARSE_TARGET:-guest-le}
-base_target=${SPARSE_BASE_TARGET:-guest-le-base}
+# The base is built as the same target, but for the default (guest-le: the base
+# lacks the series' KUnit suite, so its own target guest-le-base).
+base_target=${SPARSE_BASE_TARGET:-${SPARSE_TARGET:-guest-le-base}}
 HEADER_OBJS="kernel/sched/core.o kernel/rcu/tree.o kernel/softirq.o arch/powerpc/kernel/smp.o arch/powerpc/kernel/paca.o
 arch/powerpc/kernel/setup_64.o arch/powerpc/kernel/irq_64.o arch/powerpc/kexec/core_64.o
 arch/powerpc/xmon/xmon.o lib/smp_processor_id.o"
@@ -29,6 +33,8 @@ fi
 out=$(realpath -m "$out")	# make -C TREE: a relative O= would land in the tree
 base_out=$BUILD/out/$base_target-sparse
 logs=$BUILD/logs/sparse${SPARSE_TARGET:+-$target}
+target_info "$target"
+[ "$T_BASE" != randconfig ] || logs=$logs-${SEED:?sparse: $target is a randconfig target: give SEED=}
 mkdir -p "$logs"
 
 # Candidate objects, from the difference to base (committed or not).
@@ -53,14 +59,23 @@ fi
 
 sparse=$("$TOP/scripts/sparse-tool.sh") || die "sparse: no sparse that Linux accepts"
 build_lock
-# Which candidates does the config build? Ask a full build of the tree.
-say "sparse: building $target from $tree to see which of ${#cand[@]} objects the config builds"
-OUT=$out "$TOP/scripts/build.sh" "$target" "$tree" >"$logs/build.log" 2>&1 ||
-	{ tail -n 40 "$logs/build.log" >&2; die "sparse: $target does not build from $tree (log: $logs/build.log)"; }
 objs=()
+if [ "${SPARSE_PLAN:-build}" = make-n ]; then
+	# Which candidates does the config build? Ask make -n (make check-wide's
+	# builds have shown that the config builds: no second full build).
+	say "sparse: make -n on $target to see which of ${#cand[@]} objects the config builds"
+	LIST=$logs/vmlinux.units "$TOP/scripts/count-units.sh" "$target" >"$logs/units.log" 2>&1 ||
+		{ cat "$logs/units.log" >&2; die "sparse: make -n of $target failed (log: $logs/units.log)"; }
+	built() { grep -qxF "$1" "$logs/vmlinux.units"; }
+else
+	# Which candidates does the config build? Ask a full build of the tree.
+	say "sparse: building $target from $tree to see which of ${#cand[@]} objects the config builds"
+	OUT=$out "$TOP/scripts/build.sh" "$target" "$tree" >"$logs/build.log" 2>&1 ||
+		{ tail -n 40 "$logs/build.log" >&2; die "sparse: $target does not build from $tree (log: $logs/build.log)"; }
+	built() { [ -f "$out/$(dirname "$1")/.${1##*/}.cmd" ]; }
+fi
 for o in "${cand[@]}"; do
-	d=$(dirname "$o")
-	if [ -f "$out/$d/.${o##*/}.cmd" ]; then objs+=("$o"); else say "sparse: skipping $o: not built in the $target config"; fi
+	if built "$o"; then objs+=("$o"); else say "sparse: skipping $o: not built in the $target config"; fi
 done
 [ ${#objs[@]} -gt 0 ] || { say "sparse: none of the touched objects is built in the $target config: nothing to check"; exit 0; }
 
@@ -69,11 +84,14 @@ worktree_at "$base_tree" base
 
 # Compile the objects with sparse and W=1, from scratch (ccache replays warnings),
 # and keep the diagnostics, without line numbers and tree paths.
+# from_config: the base's .config for a randconfig (SEED=): the series' own,
+# since the seed would draw another config from the base's Kconfig.
+from_config=
 check_objs() { # name target tree out objs...
 	local name=$1 target=$2 src=$3 o=$4 log=$logs/$1.log
 	shift 4
 	target_info "$target"
-	"$TOP/scripts/config.sh" "$target" "$src" "$o" >"$logs/$name-config.log" 2>&1 ||
+	CONFIG_FROM=$from_config "$TOP/scripts/config.sh" "$target" "$src" "$o" >"$logs/$name-config.log" 2>&1 ||
 		{ cat "$logs/$name-config.log" >&2; die "sparse: config of $name failed"; }
 	kmake "$src" "$o" -j"$JOBS" W=1 prepare >"$logs/$name-prepare.log" 2>&1 ||
 		{ tail -n 30 "$logs/$name-prepare.log" >&2; die "sparse: make prepare failed for $name (log: $logs/$name-prepare.log)"; }
@@ -96,6 +114,7 @@ for o in "${objs[@]}"; do
 	if [ -f "$base_tree/${o%.o}.c" ] || [ -f "$base_tree/${o%.o}.S" ]; then base_objs+=("$o"); fi
 done
 if [ ${#base_objs[@]} -gt 0 ]; then
+	[ "$T_BASE" != randconfig ] || from_config=$out/.config
 	check_objs base "$base_target" "$base_tree" "$base_out" "${base_objs[@]}"
 else
 	: >"$logs/base.warnings"

@@ -14,13 +14,13 @@ target=${1:?usage: wide-build.sh TARGET}
 target_info "$target"
 need_tree "$LINUX"
 name=$target${SEED:+-$SEED}
-again="${SEED:+SEED=$SEED }scripts/wide-build.sh $target"
+again="${PROBABILITY:+PROBABILITY=$PROBABILITY }${SEED:+SEED=$SEED }scripts/wide-build.sh $target"
 [ "$T_BASE" != randconfig ] || [ -n "${SEED:-}" ] || die "wide-build: $target is a randconfig target: give SEED="
 export GOALS=vmlinux
 out=$BUILD/out/wide-$name
 log=$out.log
 mkdir -p "$BUILD/out"	# the log is written before build.sh makes it (cold machine)
-rm -f "$out/vmlinux"	# a failed build leaves no older kernel to disasm-distro or boot-distro
+rm -f "$out/vmlinux" "$out/olddefconfig.diff"	# nothing of an older run: no kernel to disasm or boot, no config diff
 # Only a failure of make itself is compared with the base: a config or download
 # failure is the harness's, and a plain not ok.
 errors='---- build: .* the last compiler errors ----'	# build.sh's, once make has failed
@@ -29,7 +29,16 @@ echo "KTAP version 1"
 echo "1..1"
 start=$SECONDS
 # make -k: should it fail, every error, for the comparison with the base below.
-if KEEP_GOING=1 OUT=$out "$TOP/scripts/build.sh" "$target" "$LINUX" >"$log" 2>&1; then
+built=0
+KEEP_GOING=1 OUT=$out "$TOP/scripts/build.sh" "$target" "$LINUX" >"$log" 2>&1 && built=1
+# The distro config: what olddefconfig changed in Debian's config (config.sh's
+# diff), the settings in full, the options it adds as unset counted.
+if [ "$T_BASE" = distro ] && [ -f "$out/olddefconfig.diff" ]; then
+	d=$out/olddefconfig.diff
+	echo "# olddefconfig changed Debian's config: $(grep -c '^<' "$d") line(s) out, $(grep -c '^>' "$d") in ('<' Debian's, '>' ours; $(grep -c '^> # CONFIG_.* is not set' "$d") of them 'is not set' lines, not listed; an option Debian had on shows by its '<' line):"
+	{ grep -v '^> # CONFIG_.* is not set' "$d" || true; } | sed 's/^/#   /'
+fi
+if [ $built = 1 ]; then
 	echo "ok 1 $name # series: vmlinux in $((SECONDS - start)) s"
 	exit 0
 fi
