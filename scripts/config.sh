@@ -46,6 +46,8 @@ mk() { make -C "$tree" O="$out" CC="$T_CC" "$@"; }
 		(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$out" "${frags[@]}")
 	elif [ "$T_BASE" = randconfig ]; then
 		[ -n "${SEED:-}" ] || die "config: $target: a randconfig target needs SEED="
+		# Kconfig reads what it can of a bad value (50% as 50:0:0): refuse it.
+		[[ ${PROBABILITY:-} =~ ^([0-9]+(:[0-9]+){0,2})?$ ]] || die "config: PROBABILITY=$PROBABILITY: N, N:M or N:M:K (percent)"
 		# KCONFIG_PROBABILITY pinned (empty: Kconfig's default, bool 50%,
 		# tristate 33/33/33; PROBABILITY= another), so a seed draws one config.
 		cat "${frags[@]}" /dev/null >"$out/allconfig" &&

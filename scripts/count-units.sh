@@ -13,7 +13,9 @@ target_info "$target"
 need_tree "$LINUX"
 out=$BUILD/out/units-$target
 mkdir -p "$out"
-"$TOP/scripts/config.sh" "$target" "$LINUX" "$out" >"$out/config.log" 2>&1 || die "count-units: config of $target failed (log: $out/config.log)"
+# config.sh keeps Kconfig's own output in $out/config.log: its messages go beside it.
+"$TOP/scripts/config.sh" "$target" "$LINUX" "$out" >"$out/config-sh.log" 2>&1 ||
+	die "count-units: config of $target failed (logs: $out/config-sh.log, $out/config.log)"
 kmake "$LINUX" "$out" -j"$JOBS" prepare >"$out/prepare.log" 2>&1 || die "count-units: make prepare failed (log: $out/prepare.log)"
 list_units() { # goals...: the objects make -n would compile (it stops at the link: -k)
 	{ kmake "$LINUX" "$out" -k -n "$@" 2>"$out/make-n.log" || true; } |

@@ -39,7 +39,7 @@ for ((i = 0; i < n; i++)); do
 		bad=1
 	elif env "${how[@]}" "$TOP/scripts/sparse.sh" >"$out-sparse.log" 2>&1; then
 		if grep -q 'nothing to check' "$out-sparse.log"; then
-			echo "ok $k $target-$seed-sparse # SKIP none of the touched objects is built in this config"
+			echo "ok $k $target-$seed-sparse # SKIP $(grep -oE 'sparse: .*nothing to check' "$out-sparse.log" | tail -n 1)"
 		else
 			echo "ok $k $target-$seed-sparse # $(grep -oE '[0-9]+ objects: .*' "$out-sparse.log" | tail -n 1)"
 		fi

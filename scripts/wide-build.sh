@@ -20,7 +20,7 @@ export GOALS=vmlinux
 out=$BUILD/out/wide-$name
 log=$out.log
 mkdir -p "$BUILD/out"	# the log is written before build.sh makes it (cold machine)
-rm -f "$out/vmlinux" "$out/olddefconfig.diff"	# nothing of an older run: no kernel to disasm or boot, no config diff
+rm -f "$out/vmlinux" "$out/.config" "$out/olddefconfig.diff"	# nothing of an older run: no kernel to disasm or boot, no config to check or diff
 # Only a failure of make itself is compared with the base: a config or download
 # failure is the harness's, and a plain not ok.
 errors='---- build: .* the last compiler errors ----'	# build.sh's, once make has failed
