@@ -34,6 +34,11 @@ out=$(cd "$out" && pwd)
 log=$out/config.log
 
 say "config: $target = $T_BASE + $names ($tree -> $out)"
+if [ "$T_BASE" = randconfig ] && [ -z "${CONFIG_FROM:-}" ]; then
+	[ -n "${SEED:-}" ] || die "config: $target: a randconfig target needs SEED="
+	# Kconfig reads what it can of a bad value (50% as 50:0:0): refuse it.
+	[[ ${PROBABILITY:-} =~ ^([0-9]+(:[0-9]+){0,2})?$ ]] || die "config: PROBABILITY=$PROBABILITY: N, N:M or N:M:K (percent)"
+fi
 export ARCH=$T_ARCH CROSS_COMPILE=$T_CROSS
 [ -z "$T_LLVM" ] || export LLVM=$T_LLVM	# merge_config.sh's own make too
 mk() { make -C "$tree" O="$out" CC="$T_CC" "$@"; }
@@ -45,9 +50,6 @@ mk() { make -C "$tree" O="$out" CC="$T_CC" "$@"; }
 		# allnoconfig with the fragment as KCONFIG_ALLCONFIG: everything else off.
 		(cd "$tree" && scripts/kconfig/merge_config.sh -n -O "$out" "${frags[@]}")
 	elif [ "$T_BASE" = randconfig ]; then
-		[ -n "${SEED:-}" ] || die "config: $target: a randconfig target needs SEED="
-		# Kconfig reads what it can of a bad value (50% as 50:0:0): refuse it.
-		[[ ${PROBABILITY:-} =~ ^([0-9]+(:[0-9]+){0,2})?$ ]] || die "config: PROBABILITY=$PROBABILITY: N, N:M or N:M:K (percent)"
 		# KCONFIG_PROBABILITY pinned (empty: Kconfig's default, bool 50%,
 		# tristate 33/33/33; PROBABILITY= another), so a seed draws one config.
 		cat "${frags[@]}" /dev/null >"$out/allconfig" &&
