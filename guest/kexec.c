@@ -12,7 +12,11 @@
  * kdump:  loads the same kernel as the capture kernel (boot with
  *         crashkernel=), its command line asking for kdump-capture only;
  *         after the other scenarios, kexec_finish() loads every CPU and
- *         crashes the kernel with sysrq-c.
+ *         crashes the kernel with sysrq-c; with guest.kdump_by=reset it
+ *         prints "kdump: waiting for a system reset" instead and waits for
+ *         the host to send one (QEMU's monitor 'nmi': scripts/boot.sh
+ *         MONITOR_AT=), the crash then taken in every CPU's system reset
+ *         handler, an NMI.
  * kdump-capture: in the capture kernel, /proc/vmcore is an ELF core file
  *         that reads.
  * The loader is Debian's kexec-tools (kexec_load) where the initramfs has
@@ -38,6 +42,7 @@
 
 #define KERNEL	"/boot/vmlinux"
 #define INITRD	"/tmp/initrd"
+#define RESET_WAIT_S	60	/* the host sends the reset within a second or two */
 #define KEXEC	"/usr/sbin/kexec"
 
 static enum { NONE, KEXEC_NEXT, CRASH } armed;
@@ -155,6 +160,14 @@ int kexec_scenario(void)
 	return result(PASS, "round %d of %d: %s loaded; kexec -e after the other scenarios", round, rounds, how);
 }
 
+/* guest.kdump_by=reset: the host's system reset crashes the kernel, not sysrq-c. */
+static int by_reset(void)
+{
+	const char *by = cmdline_get("guest.kdump_by");
+
+	return by && !strcmp(by, "reset");
+}
+
 int kdump(void)
 {
 	static const char *const drop[] = { "guest.run=", "crashkernel=", "guest.kexec", NULL };
@@ -172,8 +185,8 @@ int kdump(void)
 	if (load(1, cl, &how))
 		return FAIL;
 	armed = CRASH;
-	return result(PASS, "%s: capture kernel loaded in %ld MiB; sysrq-c under load after the other scenarios", how,
-		      atol(size) >> 20);
+	return result(PASS, "%s: capture kernel loaded in %ld MiB; %s under load after the other scenarios", how,
+		      atol(size) >> 20, by_reset() ? "a system reset from the host" : "sysrq-c");
 }
 
 int kdump_capture(void)
@@ -241,6 +254,14 @@ int kexec_finish(void)
 			n = 64;
 		spin_start(spin, n, -1);
 		sleep_ms(1000);
+		if (by_reset()) {
+			diag("kdump: waiting for a system reset, %d CPUs loaded", n);
+			sync();
+			sleep_ms(RESET_WAIT_S * 1000);
+			spin_stop(spin, n);
+			diag("kdump: no system reset came in %d s", RESET_WAIT_S);
+			return -1;
+		}
 		diag("kdump: crashing with sysrq-c, %d CPUs loaded", n);
 		sync();
 		write_str("/proc/sysrq-trigger", "c");

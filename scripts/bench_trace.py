@@ -26,6 +26,7 @@ Usage: bench_trace.py run OUT QEMU-COMMAND...   (under a timeout: scripts/boot.s
        bench_trace.py count OUT NM VMLINUX
        bench_trace.py compare NAME-A DIR-A NAME-B DIR-B [TOP]
        bench_trace.py where MONITOR-SOCKET NM VMLINUX REGS   (a hung guest: scripts/boot.sh)
+       bench_trace.py send MONITOR-SOCKET COMMAND   (one monitor command: scripts/boot.sh MONITOR_AT=)
 """
 import bisect
 import collections
@@ -76,8 +77,8 @@ def die(msg):
 def hmp(path, cmd):
     """One monitor command; returns once QEMU has answered with its prompt."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
-        s.connect(path)
         s.settimeout(30)
+        s.connect(path)
         for c in (None, cmd):
             if c:
                 s.sendall(c.encode() + b'\n')
@@ -87,7 +88,9 @@ def hmp(path, cmd):
                 if not d:
                     die(f'the monitor closed during "{cmd}"')
                 buf += d
-        reply = buf.decode(errors='replace').replace(cmd, '', 1)
+        # Without the terminal's escapes and the echoed command, its first line.
+        reply = re.sub(r'\x1b\[[0-9;]*[A-Za-z]', '', buf.decode(errors='replace'))
+        reply = reply.split('\n', 1)[1] if '\n' in reply else ''
         if re.search(r'[Ee]rror|[Ii]nvalid|[Uu]nknown', reply):
             die(f'the monitor refused "{cmd}": {reply.strip()}')
         return reply
@@ -303,6 +306,8 @@ def main():
         count(*args)
     elif cmd == 'where' and len(args) == 4:
         where(*args)
+    elif cmd == 'send' and len(args) == 2:
+        print(hmp(*args).strip())
     elif cmd == 'compare' and len(args) in (4, 5):
         compare(*args[:4], *(int(x) for x in args[4:]))
     else:

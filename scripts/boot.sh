@@ -10,11 +10,19 @@
 # TRACE=dir: QEMU runs under scripts/bench_trace.py, which logs the blocks it
 # executes between the guest's trace markers into dir (make bench), with
 # -icount so that the guest's clock follows its instructions, not the slow log.
+# MONITOR_AT=regex: once the console matches it, send MONITOR_CMD (default
+# 'nmi', a system reset on every CPU) to QEMU's monitor (kdump by a reset);
+# the boot fails if it was never sent.
 . "$(dirname "$0")/common.sh"
 
 target=${1:?usage: boot.sh TARGET [KERNEL-ARGS...|shell]}
 shift
 target_info "$target"
+[ -z "${MONITOR_AT:-}" ] || [ -z "${TRACE:-}" ] || die "boot: MONITOR_AT= does not go with TRACE="
+if [ -n "${MONITOR_AT:-}" ]; then
+	grep -qE -- "$MONITOR_AT" </dev/null && r=0 || r=$?
+	[ "$r" != 2 ] || die "boot: MONITOR_AT=$MONITOR_AT is not an extended regex"
+fi
 export QEMU=${QEMU:-$target}	# rootfs.sh reads the same settings
 [ -f "$TOP/kernel/qemu/$QEMU" ] || die "boot: no QEMU settings kernel/qemu/$QEMU"
 . "$TOP/kernel/qemu/$QEMU"
@@ -62,13 +70,28 @@ if [ -n "${TRACE:-}" ]; then
 	timeout -k 10 "$BOOT_TIMEOUT" python3 "$TOP/scripts/bench_trace.py" run "$TRACE" "${qemu[@]}" -icount shift=0 || rc=$?
 	cp "$TRACE/console.log" "$log" 2>/dev/null || echo "# boot: no console from scripts/bench_trace.py" >"$log"
 else
-	# A second monitor on a socket: on a timeout, where every vCPU was.
+	# A second monitor on a socket: on a timeout, where every vCPU was; and
+	# what MONITOR_AT= asks for.
+	monitor_at=${MONITOR_AT:-} monitor_cmd=${MONITOR_CMD:-nmi} sent=
 	mon=$(mktemp -u "${TMPDIR:-/tmp}/qemu-monitor.XXXXXX")	# short: a socket path has 108 bytes
 	rm -f "$mon"
+	: >"$log"	# before the first look for MONITOR_AT: no line of an earlier boot
 	"${qemu[@]}" -serial mon:stdio -monitor "unix:$mon,server=on,wait=off" </dev/null >"$log" 2>&1 &
 	qpid=$!
 	trap '[ -z "${qpid:-}" ] || kill -9 "$qpid" 2>/dev/null || true' EXIT
-	while kill -0 "$qpid" 2>/dev/null && [ $((SECONDS - start)) -lt "$BOOT_TIMEOUT" ]; do sleep 1; done
+	while kill -0 "$qpid" 2>/dev/null && [ $((SECONDS - start)) -lt "$BOOT_TIMEOUT" ]; do
+		if [ -n "$monitor_at" ] && [ -z "$sent" ] && grep -qE -- "$monitor_at" "$log"; then
+			# Once: the guest asked for it (kdump by a system reset: 'nmi').
+			if python3 "$TOP/scripts/bench_trace.py" send "$mon" "$monitor_cmd" >"$BUILD/logs/monitor-$name.txt" 2>&1; then
+				sent=ok
+				say "boot: console matched /$monitor_at/ after $((SECONDS - start)) s: sent '$monitor_cmd' to the monitor"
+			else
+				sent=failed
+				say "boot: sending '$monitor_cmd' to the monitor failed: $(tail -n 1 "$BUILD/logs/monitor-$name.txt")"
+			fi
+		fi
+		sleep 1
+	done
 	if kill -0 "$qpid" 2>/dev/null; then
 		# Every vCPU's registers, and each one's NIP and LR as vmlinux symbols.
 		regs=$BUILD/logs/registers-$name.txt
@@ -93,7 +116,15 @@ if [ "$rc" = 124 ]; then
 	fi
 	rm -f "${regs:-}.where"
 fi
+# The monitor command MONITOR_AT= asked for and did not send: said before the
+# console's verdict (which fails first, as a rule), failed after it.
+monitor_fail=
+if [ -n "${MONITOR_AT:-}" ] && [ "$sent" != ok ]; then
+	monitor_fail="MONITOR_AT=/$MONITOR_AT/: ${sent:+sending }'$monitor_cmd' ${sent:-never sent: the console never matched}"
+	echo "# boot: $monitor_fail" | tee -a "$log"
+fi
 KERNEL_TREE=$(readlink -f "$OUT/source" 2>/dev/null || true) KUNIT_SUITES=${BOOT_KUNIT_SUITES:-} \
 	"$TOP/scripts/console.sh" "$log" "boot $target $* ($((SECONDS - start)) s)" || exit
 # The console passed, but the trace runner may still have failed (the monitor, the log).
 [ -z "${TRACE:-}" ] || [ "$rc" = 0 ] || die "boot: scripts/bench_trace.py failed (status $rc): see above"
+[ -z "$monitor_fail" ] || die "boot: $monitor_fail"
