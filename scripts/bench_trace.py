@@ -281,7 +281,7 @@ def where(mon, nm, vmlinux, regs):
     """A hung guest (scripts/boot.sh on a timeout): every vCPU's registers
     into REGS, and each vCPU's NIP and LR as symbol+offset on stdout."""
     reply = hmp(mon, 'info registers -a').replace('\r', '')
-    lines = [l for l in reply.split('\n') if '\x1b' not in l and not l.startswith('(qemu)')]
+    lines = [l for l in reply.split('\n') if not l.startswith('(qemu)')]
     with open(regs, 'w') as f:
         f.write('\n'.join(lines).strip('\n') + '\n')
     addrs, names = symbols(nm, vmlinux)

@@ -66,9 +66,11 @@ objs=()
 case ${SPARSE_PLAN:-build} in build | make-n) ;; *) die "sparse: SPARSE_PLAN=$SPARSE_PLAN: build or make-n" ;; esac
 if [ "${SPARSE_PLAN:-build}" = make-n ]; then
 	# Which candidates does the config build? Ask make -n (make check-wide's
-	# builds have shown that the config builds: no second full build).
+	# builds have shown that the config builds: no second full build), on
+	# that build's own .config, not one configured again.
+	[ -f "$out/.config" ] || die "sparse: SPARSE_PLAN=make-n needs the build of $target first: no $out/.config"
 	say "sparse: make -n on $target to see which of ${#cand[@]} objects the config builds"
-	LIST=$logs/vmlinux.units "$TOP/scripts/count-units.sh" "$target" >"$logs/units.log" 2>&1 ||
+	CONFIG_FROM=$out/.config LIST=$logs/vmlinux.units "$TOP/scripts/count-units.sh" "$target" >"$logs/units.log" 2>&1 ||
 		{ cat "$logs/units.log" >&2; die "sparse: make -n of $target failed (log: $logs/units.log)"; }
 	built() { grep -qxF "$1" "$logs/vmlinux.units"; }
 else
