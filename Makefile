@@ -1,4 +1,5 @@
-# The harness: each target runs one script of scripts/. 'make help' lists them.
+# The harness: each target runs one script of scripts/JOB/ (setup, build, boot,
+# bench, check, export: each folder's README.md says which). 'make help' lists them.
 SHELL := /bin/bash
 TARGET ?= ppc64le
 BRANCH ?= dev
@@ -34,35 +35,35 @@ help:
 # make deps: everything, LLVM 19 too; the other targets install what they need
 # (make check's clang checks install LLVM 19 themselves).
 deps:
-	@scripts/deps.sh clang
+	@scripts/setup/deps.sh clang
 deps-core:
-	@scripts/deps.sh
+	@scripts/setup/deps.sh
 source: deps-core
-	@scripts/source.sh
+	@scripts/setup/source.sh
 apply: source
-	@scripts/apply.sh
+	@scripts/setup/apply.sh
 export: source
-	@scripts/export.sh $(BRANCH)
+	@scripts/export/export.sh $(BRANCH)
 export-rcu: source
-	@FROM=dev SERIES=$(CURDIR)/series-rcu TO_SECTIONS='POWERPC|READ-COPY UPDATE' TO_LISTS='READ-COPY UPDATE' scripts/export.sh rcu
+	@FROM=dev SERIES=$(CURDIR)/series-rcu TO_SECTIONS='POWERPC|READ-COPY UPDATE' TO_LISTS='READ-COPY UPDATE' scripts/export/export.sh rcu
 checkpatch: source
-	@scripts/checkpatch.sh
+	@scripts/check/checkpatch.sh
 sparse: source
-	@scripts/sparse.sh
+	@scripts/check/sparse.sh
 build: source
-	@scripts/build.sh $(TARGET)
+	@scripts/build/build.sh $(TARGET)
 check: deps-core source
-	@scripts/test.sh check
+	@scripts/check/test.sh check
 test: deps-core source
-	@scripts/test.sh test
+	@scripts/check/test.sh test
 test-full: deps-core source
-	@scripts/test.sh full
+	@scripts/check/test.sh full
 test-torture: deps-core source
-	@scripts/test.sh torture
+	@scripts/check/test.sh torture
 test-torture-rcu: deps-core source
-	@scripts/test.sh torture-rcu
+	@scripts/check/test.sh torture-rcu
 check-wide: deps-core source
-	@scripts/test.sh wide
+	@scripts/check/test.sh wide
 
 # Each mk/*.mk adds the targets of one area (boot tests, bench).
 include mk/*.mk

@@ -8,13 +8,13 @@
  *   exclude_user, so the kill() loop is measured against a calibration loop
  *   of the same user-side shape without the syscall.
  * bench-load: stress-ng --kill and hackbench, timed (emulated time).
- * Results are '# BENCH key=value...' lines, parsed by scripts/bench_report.py.
+ * Results are '# BENCH key=value...' lines, parsed by scripts/bench/bench_report.py.
  * Settings on the kernel command line: bench.reps= (default 5),
  * bench.calls= (kill() calls per count, 20000), bench.msgs= (messages per
  * count, 5000), bench.groups= (hackbench group counts, 1,2,4),
  * bench.loops= (hackbench -l, 50), bench.secs= (stress-ng -t, 3).
  * Built with -DBENCH_HOST, it is a program of its own for a booted machine
- * (scripts/bench-host.sh), the settings then taken from the environment.
+ * (scripts/bench/bench-host.sh), the settings then taken from the environment.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -356,7 +356,7 @@ int bench_load(void)
 }
 
 #ifdef BENCH_HOST
-/* scripts/bench-host.sh: the same scenarios on the running kernel, lines to stdout. */
+/* scripts/bench/bench-host.sh: the same scenarios on the running kernel, lines to stdout. */
 int main(int argc, char **argv)
 {
 	int st = PASS;

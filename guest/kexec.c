@@ -14,7 +14,7 @@
  *         after the other scenarios, kexec_finish() loads every CPU and
  *         crashes the kernel with sysrq-c; with guest.kdump_by=reset it
  *         prints "kdump: waiting for a system reset" instead and waits for
- *         the host to send one (QEMU's monitor 'nmi': scripts/boot.sh
+ *         the host to send one (QEMU's monitor 'nmi': scripts/boot/boot.sh
  *         MONITOR_AT=), the crash then taken in every CPU's system reset
  *         handler, an NMI.
  * kdump-capture: in the capture kernel, /proc/vmcore is an ELF core file

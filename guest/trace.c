@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bench-trace (make bench): the loops of bench-count between markers, for
- * scripts/bench_trace.py, which turns QEMU's execution log on at
+ * scripts/bench/bench_trace.py, which turns QEMU's execution log on at
  * '# BENCH trace-start=LOOP loops=N' and off at '# BENCH trace-stop=LOOP'
  * and counts the instructions of each kernel function. After a start
  * marker the guest waits for a line on hvc0, which the host sends once the
@@ -46,7 +46,7 @@ static int host_ready(const char *name)
 	p.events = POLLIN;
 	while (c != '\n') {
 		if (poll(&p, 1, 60000) != 1)
-			return result(FAIL, "%s: no word from the host in 60 s: run through scripts/bench_trace.py",
+			return result(FAIL, "%s: no word from the host in 60 s: run through scripts/bench/bench_trace.py",
 				      name);
 		if (read(hvc, &c, 1) != 1)
 			return result(FAIL, "%s: reading /dev/hvc0: %s", name, strerror(errno));

@@ -1,11 +1,11 @@
-# The bench's targets (scripts/bench*.sh, scripts/deb.sh): included by the Makefile.
+# The bench's targets (scripts/bench/*.sh; deb: scripts/build/deb.sh): included by the Makefile.
 .PHONY: bench bench-host bench-compare deb
 
 bench: deps-core source
-	@scripts/bench.sh
+	@scripts/bench/bench.sh
 bench-host:
-	@scripts/bench-host.sh $(or $(NAME),$(error NAME=base|patched|... names the running kernel)) $(DIR)
+	@scripts/bench/bench-host.sh $(or $(NAME),$(error NAME=base|patched|... names the running kernel)) $(DIR)
 bench-compare:
-	@scripts/bench-compare.sh $(or $(A),$(error A=dir B=dir: two result folders)) $(or $(B),$(error B=dir)) $(OUT)
+	@scripts/bench/bench-compare.sh $(or $(A),$(error A=dir B=dir: two result folders)) $(or $(B),$(error B=dir)) $(OUT)
 deb: deps-core source
-	@scripts/deb.sh
+	@scripts/build/deb.sh

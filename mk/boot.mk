@@ -1,6 +1,8 @@
 # The boot tests' targets: included by the Makefile.
-.PHONY: boot
+.PHONY: boot boot-build
 
-boot: apply
-	@scripts/build.sh guest-le
-	@scripts/boot.sh guest-le shell
+# make boot's kernel, guest-le, built after make apply (not in make help).
+boot-build: apply
+	@scripts/build/build.sh guest-le
+boot: boot-build
+	@scripts/boot/boot.sh guest-le shell

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Self-test of scripts/apply.sh: a patch that does not apply stops it, naming the
+# Self-test of scripts/setup/apply.sh: a patch that does not apply stops it, naming the
 # patch, with git am aborted and the branch left at the patch before; an empty
 # series applies as the base; a series on top (SERIES_ON_TOP, as series-rcu/)
 # goes after the first, which branch SERIES_BRANCH-preempt marks, and a patch of
@@ -7,7 +7,7 @@
 # onto that commit instead of base.
 . "$(dirname "$0")/lib.sh"
 setup
-"$TOP/scripts/apply.sh" || fail "the series does not apply"
+"$TOP/scripts/setup/apply.sh" || fail "the series does not apply"
 top=$(git -C "$LINUX" rev-parse HEAD)
 ! git -C "$LINUX" rev-parse -q --verify "$SERIES_BRANCH-preempt" >/dev/null ||
 	fail "a series alone (SERIES_ON_TOP empty) left a branch $SERIES_BRANCH-preempt"
@@ -17,7 +17,7 @@ mkdir -p "$T/top"
 mapfile -t all < <(series_patches)
 m=${#all[@]}
 mv "${all[m - 2]}" "${all[m - 1]}" "$T/top/"
-SERIES_ON_TOP=$T/top "$TOP/scripts/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "two series do not apply"; }
+SERIES_ON_TOP=$T/top "$TOP/scripts/setup/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "two series do not apply"; }
 cat "$T/out"
 last=${all[m - 1]##*/}
 expect_line "apply: \\[$m/$m\\] top-${last%.patch}$"
@@ -26,27 +26,27 @@ expect_line "apply: \\[$m/$m\\] top-${last%.patch}$"
 [ "$(git -C "$LINUX" rev-parse "$SERIES_BRANCH-preempt")" = "$(git -C "$LINUX" rev-parse HEAD~2)" ] ||
 	fail "two series: branch $SERIES_BRANCH-preempt is not at the first series' last patch"
 echo "garbage" >"$T/top/0099-not-a-patch.patch"
-expect_fail "apply of a series on top with a bad patch" env SERIES_ON_TOP="$T/top" "$TOP/scripts/apply.sh"
+expect_fail "apply of a series on top with a bad patch" env SERIES_ON_TOP="$T/top" "$TOP/scripts/setup/apply.sh"
 expect_line "apply: patch $((m + 1))/$((m + 1)) top-0099-not-a-patch does not apply"
 rm "$T/top/0099-not-a-patch.patch"
 mv "$T/top"/*.patch "$SERIES/"
 pass "a series on top applies after the first, marked by branch $SERIES_BRANCH-preempt; its bad patch is named with its folder"
-"$TOP/scripts/apply.sh" >/dev/null 2>&1 || fail "the series does not apply again"
+"$TOP/scripts/setup/apply.sh" >/dev/null 2>&1 || fail "the series does not apply again"
 
 # APPLY_ONTO (make bench's EXTRA_ON): the last two patches alone onto the
 # commit before them give the same tree; a commit that is not there stops it.
 mkdir -p "$T/onto"
 cp "${all[m - 2]}" "${all[m - 1]}" "$T/onto/"
 onto=$(git -C "$LINUX" rev-parse HEAD~2)
-SERIES=$T/onto APPLY_ONTO=$onto "$TOP/scripts/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "APPLY_ONTO: the last two patches do not apply"; }
+SERIES=$T/onto APPLY_ONTO=$onto "$TOP/scripts/setup/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "APPLY_ONTO: the last two patches do not apply"; }
 cat "$T/out"
 expect_line "reset to $onto$"
 [ "$(git -C "$LINUX" rev-parse "HEAD^{tree}")" = "$(git -C "$LINUX" rev-parse "$top^{tree}")" ] ||
 	fail "APPLY_ONTO: the tree differs from the series applied onto base"
-SERIES=$T/onto APPLY_ONTO=no-such-commit expect_fail "apply onto a commit that is not there" "$TOP/scripts/apply.sh"
+SERIES=$T/onto APPLY_ONTO=no-such-commit expect_fail "apply onto a commit that is not there" "$TOP/scripts/setup/apply.sh"
 expect_line "APPLY_ONTO=no-such-commit is no commit"
 pass "APPLY_ONTO applies onto that commit, and stops on one that is not there"
-"$TOP/scripts/apply.sh" >/dev/null 2>&1 || fail "the series does not apply again"
+"$TOP/scripts/setup/apply.sh" >/dev/null 2>&1 || fail "the series does not apply again"
 
 # A patch whose context holds a line that only an unexported commit adds.
 f=$LINUX/lib/smp_processor_id.c
@@ -58,7 +58,7 @@ bad=$(commit_as_patch "selftest: a patch that does not apply
 $SOB")
 n=$(series_patches | wc -l)
 
-expect_fail "apply of a series with a patch that does not apply" "$TOP/scripts/apply.sh"
+expect_fail "apply of a series with a patch that does not apply" "$TOP/scripts/setup/apply.sh"
 expect_line "apply: patch $n/$n $(patch_label "$bad") does not apply"
 expect_line "git am: "
 [ ! -d "$(git -C "$LINUX" rev-parse --git-path rebase-apply)" ] || fail "git am was not aborted"
@@ -68,7 +68,7 @@ pass "apply names the patch that does not apply and aborts git am"
 
 SERIES=$T/empty
 mkdir -p "$SERIES"
-"$TOP/scripts/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "apply of an empty series failed"; }
+"$TOP/scripts/setup/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "apply of an empty series failed"; }
 cat "$T/out"
 expect_line "no patches in"
 [ "$(git -C "$LINUX" rev-parse HEAD)" = "$(git -C "$LINUX" rev-parse 'base^{commit}')" ] || fail "empty series: HEAD is not base"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Self-test of scripts/bench_report.py's picture: a runs.tsv of three kernels
+# Self-test of scripts/bench/bench_report.py's picture: a runs.tsv of three kernels
 # where patched's kill() spread overlaps base's (no change) and its pipe
 # message's does not (a change) must draw only the pipe message as a change
 # (plot-pmu.dat: state and bar height), agree with the table, put the exact
@@ -33,7 +33,7 @@ case_() {
 	printf 'patched\t0\texact\tkill:kernel\t0\t853.9\n' >>"$c/b/runs.tsv"
 	runs "$c/b" extra kill 99 100 101	# a third kernel, overlapping base on both
 	runs "$c/b" extra msg-pipe 101 102 103
-	python3 "$TOP/scripts/bench_report.py" --compare "$c/a" "$c/b" "$c/out" >/dev/null
+	python3 "$TOP/scripts/bench/bench_report.py" --compare "$c/a" "$c/b" "$c/out" >/dev/null
 }
 # judge DIR: the checks, one line each; non-zero when one fails.
 judge() {
@@ -79,7 +79,7 @@ fi
 echo "# with the reference kernel: overhead rows, share removed, the exact panel against the reference"
 case_ ref 101 102 103 -- 90 91 92 || fail=1
 printf 'reference\t0\texact\tkill:kernel\t0\t737.2\n' >>"$tmp/ref/b/runs.tsv"
-python3 "$TOP/scripts/bench_report.py" --compare "$tmp/ref/a" "$tmp/ref/b" "$tmp/ref/out" >/dev/null || fail=1
+python3 "$TOP/scripts/bench/bench_report.py" --compare "$tmp/ref/a" "$tmp/ref/b" "$tmp/ref/out" >/dev/null || fail=1
 row() { grep -F "| kernel instructions per kill() call: $1 |" "$tmp/ref/out/table.md"; }
 # | label | base | patched | extra | reference | ...
 if grep -qF '| +127.3 | +116.7 | n/a | +0.0 |' <<<"$(row 'overhead over the reference')"; then
@@ -105,7 +105,7 @@ printf '# kill\n(kernel)\t12.40\nloop_a\t8.00\nloop_b\t5.00\npage_fault\t-0.90\n
 	>"$st/trace-base/functions-kill.tsv"
 printf '# kill\n(kernel)\t9.00\nloop_a\t8.00\nloop_c\t1.00\n' >"$st/trace-reference/functions-kill.tsv"
 for k in base reference; do echo 'guest: # BENCH count=kill rep=1 value=100' >"$st/console-bench-$k-1.log"; done
-python3 "$TOP/scripts/bench_report.py" "$st" >/dev/null || fail=1
+python3 "$TOP/scripts/bench/bench_report.py" "$st" >/dev/null || fail=1
 steady() { grep -F "| steady kernel instructions per kill() call$1 |" "$st/table.md"; }
 if grep -qF '| 13.0 | 9.00 |' <<<"$(steady ' (SIGUSR1 ignored, tight loop)')" &&
 	grep -qF '| +4.0 | +0.0 |' <<<"$(steady ': overhead over the reference')"; then

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Self-test of scripts/bench_static.py: the fast-path slices of a base-shaped
+# Self-test of scripts/bench/bench_static.py: the fast-path slices of a base-shaped
 # and a patched-shaped disassembly (tests/bench/*.dis) give the issue's
 # figures: base 4/6/9 with the limits missed and shown, patched 3/5/8 within.
 . "$(dirname "$0")/../scripts/common.sh"
@@ -14,7 +14,7 @@ for k in base patched; do
 	powerpc64le-linux-gnu-gcc -O2 -o "$tmp/$k/vmlinux" "$tmp/m.c" || die "no ppc64le compiler"
 	touch -d '1 hour ago' "$tmp/$k/vmlinux"
 	cp "$TOP/tests/bench/$k.dis" "$tmp/$k/vmlinux.dis"
-	python3 "$TOP/scripts/bench_static.py" --name "$k" "$tmp/$k" _raw_spin_lock _raw_spin_unlock >"$tmp/$k.txt" || true
+	python3 "$TOP/scripts/bench/bench_static.py" --name "$k" "$tmp/$k" _raw_spin_lock _raw_spin_unlock >"$tmp/$k.txt" || true
 	cat "$tmp/$k.txt"
 done
 expect() {	# FILE REGEX

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Self-test of scripts/bench_trace.py count: a synthetic QEMU execution log of
+# Self-test of scripts/bench/bench_trace.py count: a synthetic QEMU execution log of
 # two windows (1 and 2 loops of f calling g) must give f = 5, g = 2 and
 # 7 kernel instructions per loop, 2 loads and 1 store ('li' is no load), and
 # a PMU model of 5 (f leaves by a direct 'bl' within its page and counts, g
@@ -37,7 +37,7 @@ mkdir -p "$tmp/good" "$tmp/bad"
 printf 'loop\t1\nloop\t2\n' >"$tmp/good/windows.tsv"
 log "$tmp/good" 1
 log "$tmp/good" 2
-python3 "$TOP/scripts/bench_trace.py" count "$tmp/good" "$tmp/nm" /dev/null || fail=1
+python3 "$TOP/scripts/bench/bench_trace.py" count "$tmp/good" "$tmp/nm" /dev/null || fail=1
 cat "$tmp/good/functions-loop.tsv" 2>/dev/null
 expect() {	# FILE LINE
 	if grep -qxF "$2" "$1" 2>/dev/null; then echo "ok: $2"; else echo "FAIL: no line '$2'"; fail=1; fi
@@ -52,7 +52,7 @@ expect "$tmp/good/functions-loop.tsv" $'(pmu-model)\t5.00'
 printf 'loop\t1\nloop\t2\n' >"$tmp/bad/windows.tsv"
 printf '%s\n%s\n' "$F" "$G" >"$tmp/bad/exec-loop-1.log"
 printf '%s\n%s\n%s\n%s\n' "$F" "$G" "$F" "$G" >"$tmp/bad/exec-loop-2.log"
-if python3 "$TOP/scripts/bench_trace.py" count "$tmp/bad" "$tmp/nm" /dev/null 2>"$tmp/err"; then
+if python3 "$TOP/scripts/bench/bench_trace.py" count "$tmp/bad" "$tmp/nm" /dev/null 2>"$tmp/err"; then
 	echo "FAIL: a log without instruction lists was counted"; fail=1
 elif grep -q 'without their instructions logged' "$tmp/err"; then
 	echo "ok: refused: $(cat "$tmp/err")"

@@ -1,10 +1,10 @@
 #!/bin/bash
-# scripts/build-errors.sh, which wide-build.sh uses to call a failure the
+# scripts/build/build-errors.sh, which wide-build.sh uses to call a failure the
 # base's: the same errors from two trees (other paths, other line numbers)
 # must compare equal, and an error only the series has, or a target that only
 # its make failed (not a compiler's error: an object check), must stand out.
 . "$(dirname "$0")/lib.sh"
-e=$TOP/scripts/build-errors.sh
+e=$TOP/scripts/build/build-errors.sh
 cat >"$T/series.log" <<'LOG'
   CC      kernel/fork.o
 /w/linux/arch/powerpc/kernel/irq_64.c:120:9: error: 'paca_x' undeclared (first use in this function)

@@ -1,11 +1,11 @@
 #!/bin/bash
-# Self-test of scripts/checkpatch.sh: on the series plus a clean patch and a
+# Self-test of scripts/check/checkpatch.sh: on the series plus a clean patch and a
 # patch with style errors, it must fail, name the bad patch, and pass the clean one;
 # FILE_PATH_CHANGES alone is answered from MAINTAINERS: a new file no section but
 # THE REST covers fails, one under arch/powerpc/ passes; with another finding, fails.
 . "$(dirname "$0")/lib.sh"
 setup
-"$TOP/scripts/apply.sh" || fail "the series does not apply"
+"$TOP/scripts/setup/apply.sh" || fail "the series does not apply"
 
 sed -i 's|^ \* DEBUG_PREEMPT variant of smp_processor_id().| * DEBUG_PREEMPT variant of smp_processor_id(): checks that the caller\n * cannot migrate to another CPU.|' \
 	"$LINUX/lib/smp_processor_id.c"
@@ -19,7 +19,7 @@ $SOB")
 printf '/* selftest: checkpatch must reject this */ \n' >>"$LINUX/lib/smp_processor_id.c"
 bad=$(commit_as_patch "selftest: a patch with style errors")
 
-expect_fail "checkpatch on a series with a bad patch" "$TOP/scripts/checkpatch.sh"
+expect_fail "checkpatch on a series with a bad patch" "$TOP/scripts/check/checkpatch.sh"
 expect_line "^checkpatch: ${good##*/}: clean$"
 expect_line "^checkpatch: ${bad##*/}: 2 errors, 1 warnings, 0 checks$"
 expect_line "[0-9]+ of [0-9]+ patches have something to fix"
@@ -38,7 +38,7 @@ The harness's self-test: checkpatch asks whether MAINTAINERS needs
 updating, and here it does.
 
 $SOB")
-expect_fail "checkpatch on a patch adding a file no section covers" "$TOP/scripts/checkpatch.sh" "$orphan"
+expect_fail "checkpatch on a patch adding a file no section covers" "$TOP/scripts/check/checkpatch.sh" "$orphan"
 expect_line "^checkpatch: ${orphan##*/}: 0 errors, 1 warnings, 0 checks: FILE_PATH_CHANGES, and MAINTAINERS does need updating$"
 expect_line "^    init/harness_selftest.c \(added\): covered by no MAINTAINERS section but THE REST"
 expect_line "1 of 1 patches have something to fix"
@@ -53,7 +53,7 @@ The harness's self-test: checkpatch asks whether MAINTAINERS needs
 updating, and LINUX FOR POWERPC already covers arch/powerpc/.
 
 $SOB")
-"$TOP/scripts/checkpatch.sh" "$covered" >"$T/out" 2>&1 || { cat "$T/out"; fail "checkpatch failed a patch adding a file LINUX FOR POWERPC covers"; }
+"$TOP/scripts/check/checkpatch.sh" "$covered" >"$T/out" 2>&1 || { cat "$T/out"; fail "checkpatch failed a patch adding a file LINUX FOR POWERPC covers"; }
 cat "$T/out"
 expect_line "^checkpatch: ${covered##*/}: clean; FILE_PATH_CHANGES answered: MAINTAINERS covers every added, deleted or renamed file$"
 expect_line "^    arch/powerpc/kernel/tests/harness_selftest.c \(added\): LINUX FOR POWERPC \(32-BIT AND 64-BIT\)$"
@@ -67,6 +67,6 @@ both=$(commit_as_patch "powerpc/64: Add a second file under the KUnit tests fold
 The harness's self-test: a covered new file, and a style error besides.
 
 $SOB")
-expect_fail "checkpatch on a patch with FILE_PATH_CHANGES and an error" "$TOP/scripts/checkpatch.sh" "$both"
+expect_fail "checkpatch on a patch with FILE_PATH_CHANGES and an error" "$TOP/scripts/check/checkpatch.sh" "$both"
 expect_line "^checkpatch: ${both##*/}: 1 errors, 1 warnings, 0 checks$"
 pass "FILE_PATH_CHANGES with another finding still fails"

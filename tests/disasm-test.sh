@@ -1,7 +1,7 @@
 #!/bin/bash
 # The disassembly check must fail on the patterns it exists to catch.
 top=$(cd "$(dirname "$0")/.." && pwd)
-check() { python3 "$top/scripts/preempt_sites.py" check "$top/tests/disasm/$1" 2312 ${3:+--expect $3} >/dev/null; }
+check() { python3 "$top/scripts/check/preempt_sites.py" check "$top/tests/disasm/$1" 2312 ${3:+--expect $3} >/dev/null; }
 fail=0
 expect() {
 	local want=$1 name=$2; shift 2
@@ -16,7 +16,7 @@ expect 1 "a patched kernel is not mistaken for the base" good.dis x current
 expect 0 "big-endian: the count at +4; the next PACA fields are not the word" be.dis
 expect 1 "big-endian: the need_resched half through a copy of r13 fails" be-copied.dis
 # The second series' word (--word): from r13 only, and there at all.
-word() { python3 "$top/scripts/preempt_sites.py" check "$top/tests/disasm/$1" 2312 --word rcu:2400 >/dev/null; }
+word() { python3 "$top/scripts/check/preempt_sites.py" check "$top/tests/disasm/$1" 2312 --word rcu:2400 >/dev/null; }
 wexpect() {
 	if word "$2"; then got=0; else got=1; fi
 	if [ "$got" = "$1" ]; then echo "ok - $3"; else echo "not ok - $3"; fail=1; fi

@@ -1,12 +1,12 @@
 #!/bin/bash
-# Self-test of scripts/export.sh: apply then export gives back the same bytes;
+# Self-test of scripts/export/export.sh: apply then export gives back the same bytes;
 # the cover letter keeps its subject and text while its shortlog and diffstat
 # follow the branch; numbered patches no longer in the branch are removed;
 # every patch and the cover letter carry To:/Cc: from get_maintainer.pl, with
 # linuxppc-dev among them, and apply (git am) + export reproduces them.
 . "$(dirname "$0")/lib.sh"
 setup
-"$TOP/scripts/apply.sh" || fail "the series does not apply"
+"$TOP/scripts/setup/apply.sh" || fail "the series does not apply"
 
 # Two commits of our own on top of the series, so there is always something.
 f=$LINUX/lib/smp_processor_id.c
@@ -14,7 +14,7 @@ sed -i 's|^ \* DEBUG_PREEMPT variant of smp_processor_id().| * DEBUG_PREEMPT var
 git -C "$LINUX" commit -q -a -m "selftest: first change" -m "$SOB"
 printf '/* selftest */\n' >>"$f"
 git -C "$LINUX" commit -q -a -m "selftest: second change" -m "$SOB"
-"$TOP/scripts/export.sh" "$SERIES_BRANCH" || fail "export failed"
+"$TOP/scripts/export/export.sh" "$SERIES_BRANCH" || fail "export failed"
 n=$(series_patches | wc -l)
 cover=$SERIES/0000-cover-letter.patch
 [ -f "$cover" ] || fail "export wrote no cover letter"
@@ -50,9 +50,9 @@ sed -i -e 's/\*\*\* SUBJECT HERE \*\*\*/powerpc64: selftest series/' -e '/\*\*\*
 sed -i '0,/^$/s//\nHand-written text that export must keep.\n\nResults (2):\n  not a shortlog: the body goes on\n/' "$cover"
 cp -r "$SERIES" "$T/before"
 
-"$TOP/scripts/apply.sh" || fail "the exported series does not apply"
+"$TOP/scripts/setup/apply.sh" || fail "the exported series does not apply"
 touch "$SERIES/0099-stale.patch"
-"$TOP/scripts/export.sh" "$SERIES_BRANCH" || fail "export failed"
+"$TOP/scripts/export/export.sh" "$SERIES_BRANCH" || fail "export failed"
 diff -r "$T/before" "$SERIES" || fail "apply + export changed the series (diff above)"
 pass "apply + export is byte-identical, the hand-written cover letter kept, a stale patch removed"
 
@@ -61,7 +61,7 @@ pass "apply + export is byte-identical, the hand-written cover letter kept, a st
 last=$(series_patches | tail -n1)
 sed -i '0,/^$/s//Cc: stale@example.org\n/' "$cover"
 git -C "$LINUX" reset -q --hard HEAD~1
-"$TOP/scripts/export.sh" "$SERIES_BRANCH" >"$T/out" 2>&1 || { cat "$T/out"; fail "export failed"; }
+"$TOP/scripts/export/export.sh" "$SERIES_BRANCH" >"$T/out" 2>&1 || { cat "$T/out"; fail "export failed"; }
 cat "$T/out"
 expect_line "removing stale ${last##*/}"
 [ ! -e "$last" ] || fail "${last##*/} is still there"

@@ -7,7 +7,7 @@
 export LINUX=$MAIN_LINUX	# the series' tree, not the self-tests' work tree
 expect_fail "a kdump that waits for a reset never sent" env NAME=guest-le-full-kdump-no-reset \
 	MONITOR_AT='a line the guest never prints' REQUIRE='^ok [0-9]+ kdump-capture # ' \
-	"$TOP/scripts/boot-full.sh" guest-le-full preempt=full retain_initrd crashkernel=512M guest.run=kdump \
+	"$TOP/scripts/boot/boot-full.sh" guest-le-full preempt=full retain_initrd crashkernel=512M guest.run=kdump \
 	guest.kdump_by=reset
 grep -qE 'kdump: no system reset came in [0-9]+ s' "$BUILD/logs/console-guest-le-full-kdump-no-reset.log" ||
 	fail "the guest did not say it waited in vain (console: $BUILD/logs/console-guest-le-full-kdump-no-reset.log)"

@@ -32,12 +32,12 @@ judge() {
 }
 
 say "lockdep-fix: the base"
-NAME=lockdep-base "$TOP/scripts/boot-base.sh" >/dev/null 2>&1 || true
+NAME=lockdep-base "$TOP/scripts/boot/boot-base.sh" >/dev/null 2>&1 || true
 judge base
 say "lockdep-fix: the base + $(git -C "$LINUX" log -1 --format='%h %s' "$fix")"
-OUT=$BUILD/out/guest-le-base-fix "$TOP/scripts/build.sh" guest-le-base "$tree"
+OUT=$BUILD/out/guest-le-base-fix "$TOP/scripts/build/build.sh" guest-le-base "$tree"
 rc=0
-OUT=$BUILD/out/guest-le-base-fix NAME=lockdep-fix "$TOP/scripts/boot.sh" guest-le-base >"$BUILD/logs/lockdep-fix-boot.log" 2>&1 || rc=$?
+OUT=$BUILD/out/guest-le-base-fix NAME=lockdep-fix "$TOP/scripts/boot/boot.sh" guest-le-base >"$BUILD/logs/lockdep-fix-boot.log" 2>&1 || rc=$?
 judge fix
 [ "$rc" = 0 ] || { tail -n 30 "$BUILD/logs/lockdep-fix-boot.log"; fail "fix: the boot's judgement failed (exit $rc)"; }
 echo "PASS: the base loses lockdep on a debug boot, the fix keeps it on to the end"

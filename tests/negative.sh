@@ -3,8 +3,8 @@
 # tests/negative/NAME.patch, is built in a scratch work tree and run; the run
 # must fail, in a scenario (or KUnit case) that its 'Caught-by:' line names (a
 # regex), and the scenarios of its 'Still-ok:' line must still pass. A patch
-# with 'Test: kunit ARCH' runs the KUnit suite under kunit.py (scripts/kunit.sh);
-# without it, the guest-le kernel is booted with the 'Boot-args:' (scripts/boot.sh).
+# with 'Test: kunit ARCH' runs the KUnit suite under kunit.py (scripts/check/kunit.sh);
+# without it, the guest-le kernel is booted with the 'Boot-args:' (scripts/boot/boot.sh).
 # Usage: tests/negative.sh NAME [REF]   (REF: what to break, default the series branch)
 . "$(dirname "$0")/../scripts/common.sh"
 branch=$SERIES_BRANCH	# lib.sh points the self-tests at their own branch
@@ -27,12 +27,12 @@ worktree_at "$tree" "$ref"
 git -C "$tree" apply "$patch" || fail "$name.patch does not apply to $ref: update it"
 say "negative: $name on $ref ($(git -C "$tree" rev-parse --short HEAD)), expect a failure in: $caught"
 if [[ $test == kunit\ * ]]; then
-	OUT=$BUILD/negative/kunit-${test#kunit } expect_fail "the broken kernel $name" "$TOP/scripts/kunit.sh" "${test#kunit }" "$tree"
+	OUT=$BUILD/negative/kunit-${test#kunit } expect_fail "the broken kernel $name" "$TOP/scripts/check/kunit.sh" "${test#kunit }" "$tree"
 	expect_line "\[(FAILED|CRASHED)\] ($caught)( |$)"
 else
-	OUT=$out "$TOP/scripts/build.sh" guest-le "$tree"
+	OUT=$out "$TOP/scripts/build/build.sh" guest-le "$tree"
 	# shellcheck disable=SC2086 # the boot arguments are words
-	OUT=$out NAME=negative-$name expect_fail "the broken kernel $name" "$TOP/scripts/boot.sh" guest-le $args
+	OUT=$out NAME=negative-$name expect_fail "the broken kernel $name" "$TOP/scripts/boot/boot.sh" guest-le $args
 	expect_line "^not ok [0-9]+ ($caught)( |$)"
 fi
 for s in $still; do

@@ -13,6 +13,6 @@ scan() { grep -nE -- "$re" "$@" | grep -vE -- '< <\(|sh -c ' || true; }
 printf 'x=$(f | head -n1)\ny=$(g | grep -q a)\nz=$(g | grep -E -m1 a)\nif f | grep -qF a; then :; fi\nwhile read -r l; do :; done < <(f | head -n 2)\n' >"$T/bad.sh"
 [ "$(scan "$T/bad.sh" | wc -l)" = 4 ] || fail "the scan misses an early reader in: $(cat "$T/bad.sh")"
 
-found=$(cd "$TOP" && scan scripts/*.sh tests/*.sh .ci/run)
+found=$(cd "$TOP" && scan scripts/*.sh scripts/*/*.sh tests/*.sh .ci/run)
 [ -z "$found" ] || { echo "$found"; fail "early-exit readers in pipelines (above): under pipefail they fail at random"; }
 pass "no early-exit reader in a pipeline of scripts/ or tests/"

@@ -3,7 +3,7 @@
 # series that breaks only the ppc32 build must fail it, naming that patch.
 . "$(dirname "$0")/lib.sh"
 setup
-"$TOP/scripts/apply.sh" || fail "the series does not apply"
+"$TOP/scripts/setup/apply.sh" || fail "the series does not apply"
 printf '\n#ifdef CONFIG_PPC32\n#error "selftest: the ppc32 build is broken on purpose"\n#endif\n' \
 	>>"$LINUX/arch/powerpc/kernel/smp.c"
 bad=$(commit_as_patch "selftest: break the ppc32 build
@@ -11,7 +11,7 @@ bad=$(commit_as_patch "selftest: break the ppc32 build
 $SOB")
 n=$(series_patches | wc -l)
 # The bisect check of test-full builds the real prefixes; build only the last one here.
-expect_fail "the bisect build of a series that breaks ppc32" env BISECT_FROM="$n" "$TOP/scripts/bisect.sh" ppc32
+expect_fail "the bisect build of a series that breaks ppc32" env BISECT_FROM="$n" "$TOP/scripts/build/bisect.sh" ppc32
 expect_line "bisect: patch $n/$n $(patch_label "$bad") breaks the ppc32 build"
 expect_line "selftest: the ppc32 build is broken on purpose"
 expect_line "is on a line from patch $n of base..HEAD: selftest: break the ppc32 build"

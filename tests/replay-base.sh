@@ -15,9 +15,9 @@ worktree_at "$tree" base
 git -C "$tree" am -q "$patch" || { git -C "$tree" am --abort; fail "${patch##*/} does not apply to base alone"; }
 say "replay-base: base + ${patch##*/}, expect the replay test to fail"
 export OUT=$BUILD/replay-base/out
-"$TOP/scripts/build.sh" guest-le-replay-base "$tree" || fail "the base with the replay test does not build"
+"$TOP/scripts/build/build.sh" guest-le-replay-base "$tree" || fail "the base with the replay test does not build"
 NAME=replay-base expect_fail "the base without the fix" \
-	"$TOP/scripts/boot.sh" guest-le-replay-base preempt=full 'guest.run=kunit,irq-replay-*'
+	"$TOP/scripts/boot/boot.sh" guest-le-replay-base preempt=full 'guest.run=kunit,irq-replay-*'
 expect_line '^not ok [0-9]+ kunit-powerpc_irq_replay( |$)'
 expect_line '^not ok [0-9]+ irq-replay-full( |$)'
 expect_line '^not ok [0-9]+ irq-replay-lazy( |$)'

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Self-test of scripts/test.sh: a failing check is counted and shown, a failing
+# Self-test of scripts/check/test.sh: a failing check is counted and shown, a failing
 # gate stops the run, per-patch lines expand, an unknown suite is an error, a
 # KTAP check ('NAME*') counts each result, never a skip or a known failure.
 . "$(dirname "$0")/lib.sh"
@@ -21,7 +21,7 @@ ktap        multibad*   printf 'KTAP version 1\n1..2\nok 1 a\nnot ok 2 b # boom\
 ktap        exitonly*   printf 'KTAP version 1\n1..1\nok 1 a\n'; false
 ktap        none*       true
 LIST
-run() { CHECKS=$T/checks LOGS=$T/logs "$TOP/scripts/test.sh" "$@"; }
+run() { CHECKS=$T/checks LOGS=$T/logs "$TOP/scripts/check/test.sh" "$@"; }
 
 expect_fail "a failing check" run demo
 expect_line '^ok 1 - pass'

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Uses every preempt-count helper of bpf_experimental.h (scripts/bpf-header.sh). */
+/* Uses every preempt-count helper of bpf_experimental.h (scripts/check/bpf-header.sh). */
 #include <vmlinux.h>
 #include <bpf/bpf_helpers.h>
 #include "bpf_experimental.h"

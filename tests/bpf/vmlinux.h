@@ -5,9 +5,9 @@
  * CO-RE relocations resolve the real layouts at load time, so the fields
  * here only have to exist. As in bpftool's vmlinux.h, every struct is
  * preserve_access_index: each field access is a CO-RE relocation, which
- * scripts/bpf-header.sh reads back from the object.
+ * scripts/check/bpf-header.sh reads back from the object.
  *
- * It follows the tree under test (scripts/bpf-header.sh): a ppc64 kernel with
+ * It follows the tree under test (scripts/check/bpf-header.sh): a ppc64 kernel with
  * the preempt count in the PACA (STUB_PACA_PREEMPT_COUNT) has none in
  * thread_info; one without it keeps thread_info.preempt_count.
  */

@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""Exact instructions per loop of bench-count, by kernel function, from QEMU.
+
+The guest PMU under TCG counts only part of the instructions a guest runs
+(see README), so make bench also counts them from QEMU's own execution log.
+
+run:     boots a kernel whose guest runs 'bench-trace' (guest/trace.c). At
+         each '# BENCH trace-start=LOOP loops=N' console line it points the
+         log at OUT/exec-LOOP-N.log and turns on 'exec,nochain,in_asm'
+         through the monitor: every translation block executed is logged,
+         and every block translated is logged with its instructions (the
+         change of flags makes QEMU translate afresh); at 'trace-stop' off.
+         Each time it then sends a line to the guest, which waits for it.
+count:   instructions per block from the 'in_asm' lists, times the blocks
+         executed, summed by function (symbols from the vmlinux); each loop
+         ran in two windows, N and 2N times, and their difference divided
+         by N is one loop without the windows' fixed costs (the return from
+         the wait, the stop marker's write). The kernel's loads and stores
+         are counted the same way, from the listed mnemonics (MEMORY).
+         Writes OUT/functions-LOOP.tsv.
+         The loop's steady count (steady()) leaves out what the two
+         windows do not share.
+compare: the Markdown table of two such folders, largest differences first.
+
+Usage: bench_trace.py run OUT QEMU-COMMAND...   (under a timeout: scripts/boot/boot.sh)
+       bench_trace.py count OUT NM VMLINUX
+       bench_trace.py compare NAME-A DIR-A NAME-B DIR-B [TOP]
+       bench_trace.py where MONITOR-SOCKET NM VMLINUX REGS   (a hung guest: scripts/boot/boot.sh)
+       bench_trace.py send MONITOR-SOCKET COMMAND   (one monitor command: scripts/boot/boot.sh MONITOR_AT=)
+"""
+import bisect
+import collections
+import os
+import re
+import socket
+import subprocess
+import sys
+
+START = re.compile(r'# BENCH trace-start=(\S+) loops=(\d+)')
+STOP = re.compile(r'# BENCH trace-stop=(\S+)')
+TRACE = re.compile(r'^Trace \d+: (\S+) \[[0-9a-f]+/([0-9a-f]+)/')
+# QEMU logs a block before it runs it; these lines say the last one did not
+# run after all (an exit request at its start) or was rolled back (icount I/O).
+UNDONE = re.compile(r'^(Stopped execution of TB chain before|cpu_io_recompile: rewound)')
+INSN = re.compile(r'^0x([0-9a-f]+):\s+[0-9a-f]+\s+(\S+)')
+INDIRECT = re.compile(r'^b\S*(lr|ctr)l?[+-]?$')	# blr, bctrl, beqlr+, ...
+KERNEL = 0xc000000000000000
+# Loads and stores by mnemonic: l* and st*, prefixed (POWER10 p*) too, without
+# the l* and st* that do not touch memory. Cache-block ops (dcb*) are neither.
+NOT_MEMORY = {'li', 'lis', 'lwsync', 'lvsl', 'lvsr', 'stop'}
+LOAD = re.compile(r'^p?l[a-z0-9]*\.?$')
+STORE = re.compile(r'^p?st[a-z0-9]*\.?$')
+
+
+def steady(per_fn):
+    """A loop's kernel instructions without what its two windows do not share:
+    the functions that run at least once every two loops. One-time work in
+    the N-loop window (a page fault, a timer) comes out of the difference as
+    negative or fractional counts of functions outside the loop; this leaves
+    them out. It repeats from run to run where the raw total moves by ten."""
+    return sum(v for f, v in per_fn.items() if not f.startswith('(') and v >= 0.5)
+
+
+def memory(mnemonic):
+    """(1, 0) for a load, (0, 1) for a store, (0, 0) for anything else."""
+    if mnemonic in NOT_MEMORY or mnemonic in ('pli', 'pla'):
+        return 0, 0
+    if STORE.match(mnemonic):
+        return 0, 1
+    return (1, 0) if LOAD.match(mnemonic) else (0, 0)
+
+
+def die(msg):
+    sys.exit(f'bench_trace: {msg}')
+
+
+def hmp(path, cmd):
+    """One monitor command; returns once QEMU has answered with its prompt."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(30)
+        s.connect(path)
+        for c in (None, cmd):
+            if c:
+                s.sendall(c.encode() + b'\n')
+            buf = b''
+            while b'(qemu)' not in buf:
+                d = s.recv(4096)
+                if not d:
+                    die(f'the monitor closed during "{cmd}"')
+                buf += d
+        # Without the terminal's escapes and the echoed command, its first line.
+        reply = re.sub(r'\x1b\[[0-9;]*[A-Za-z]', '', buf.decode(errors='replace'))
+        reply = reply.split('\n', 1)[1] if '\n' in reply else ''
+        if re.search(r'[Ee]rror|[Ii]nvalid|[Uu]nknown', reply):
+            die(f'the monitor refused "{cmd}": {reply.strip()}')
+        return reply
+
+
+def ready(p):
+    """Tells the guest, waiting on hvc0, that the log is switched."""
+    p.stdin.write(b'go\n')
+    p.stdin.flush()
+
+
+def run(out, qemu):
+    os.makedirs(out, exist_ok=True)
+    for f in os.listdir(out):	# nothing of an earlier run may be counted
+        os.unlink(os.path.join(out, f))
+    mon = os.path.join(out, 'monitor.sock')
+    cmd = qemu + ['-monitor', f'unix:{mon},server=on,wait=off', '-serial', 'stdio',
+                  '-D', os.path.join(out, 'qemu.log')]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    windows = []
+    try:
+        with open(os.path.join(out, 'console.log'), 'wb') as con:
+            for raw in p.stdout:
+                con.write(raw)
+                con.flush()
+                line = raw.decode(errors='replace')
+                m = START.search(line)
+                if m:
+                    windows.append((m[1], m[2]))
+                    hmp(mon, f'logfile {os.path.join(out, f"exec-{m[1]}-{m[2]}.log")}')
+                    hmp(mon, 'log exec,nochain,in_asm')
+                    ready(p)
+                elif STOP.search(line):
+                    hmp(mon, 'log none')
+                    ready(p)
+        p.wait()
+    finally:	# whatever stopped the loop, QEMU does not outlive it
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    with open(os.path.join(out, 'windows.tsv'), 'w') as f:
+        f.writelines(f'{k}\t{n}\n' for k, n in windows)
+    if not windows:
+        die(f'no trace marker on the console ({out}/console.log)')
+    if 'GUEST-DONE' not in open(os.path.join(out, 'console.log'), errors='replace').read():
+        die(f'the guest did not finish ({out}/console.log)')
+
+
+def symbols(nm, vmlinux):
+    """Sorted text addresses and names of the vmlinux."""
+    out = subprocess.run([nm, '-n', vmlinux], check=True, capture_output=True, text=True).stdout
+    addrs, names = [], []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in 'tTwW':
+            addrs.append(int(f[0], 16))
+            names.append(f[2])
+    if not addrs:
+        die(f'no text symbols in {vmlinux}')
+    return addrs, names
+
+
+def count(out, nm, vmlinux):
+    addrs, names = symbols(nm, vmlinux)
+    windows = [line.split() for line in open(os.path.join(out, 'windows.tsv'))]
+    # A block is known by its host code address: QEMU lists its instructions
+    # ('in_asm') when it translates it, normally right before the block's
+    # first 'Trace' line. A guest address may have several blocks (one cut
+    # short for icount has its own), so the guest address is only the
+    # fallback: for a block translated just before the log was switched off,
+    # whose list and first run fall into different windows. Blocks
+    # translated in one window run again in later ones: one pass, in order.
+    blocks_of, by_pc, per = {}, {}, {}
+    for loop, n in windows:
+        c = collections.Counter()
+        blocks = unknown = pending = loads = stores = 0
+        first = last = undo = None
+        prev = None	# the block before, and its guest address
+        with open(os.path.join(out, f'exec-{loop}-{n}.log'), errors='replace') as f:
+            for line in f:
+                i = INSN.match(line)
+                if i:
+                    if not pending:
+                        first = int(i[1], 16)
+                        loads = stores = 0
+                    pending += 1
+                    last = i[2]
+                    ld, st = memory(last)
+                    loads, stores = loads + ld, stores + st
+                    continue
+                if line.startswith('----') or line.startswith('IN:'):
+                    if pending:	# a listing whose block never ran here
+                        by_pc[first] = (pending, not INDIRECT.match(last), loads, stores)
+                        pending = 0
+                    continue
+                if line.startswith('Disassembler disagrees'):
+                    die(f'{out}/exec-{loop}-{n}.log: QEMU could not list a block: {line.strip()}')
+                if UNDONE.match(line):	# the block just logged did not run, or was rolled back
+                    if undo:
+                        for k, v in undo.items():
+                            c[k] -= v
+                        undo = None
+                    prev = None
+                    continue
+                m = TRACE.match(line)
+                if not m:
+                    continue
+                pc = int(m[2], 16)
+                if pending:
+                    by_pc[first] = (pending, not INDIRECT.match(last), loads, stores)
+                    if first == pc:
+                        blocks_of[m[1]] = by_pc[first]
+                    pending = 0
+                blocks += 1
+                blk = blocks_of.get(m[1]) or by_pc.get(pc)
+                if not blk:
+                    unknown += 1
+                    prev = None
+                    continue
+                blocks_of[m[1]] = blk
+                i = bisect.bisect_right(addrs, pc) - 1
+                fn = '(user)' if pc < KERNEL else names[i] if i >= 0 else '(no symbol)'
+                undo = {fn: blk[0]}
+                if pc >= KERNEL:
+                    undo.update({'(kernel-loads)': blk[2], '(kernel-stores)': blk[3]})
+                # The PMU model (README): a block counts when it left by a
+                # direct jump (or fell through) to a block on its own page.
+                if prev and prev[0][1] and prev[1] >> 12 == pc >> 12:
+                    undo['(pmu-model)'] = prev[0][0]
+                for k, v in undo.items():
+                    c[k] += v
+                prev = (blk, pc)
+        if pending:	# listed as the log went off: it runs in a later window
+            by_pc[first] = (pending, not INDIRECT.match(last), loads, stores)
+        if not blocks:
+            die(f'{out}/exec-{loop}-{n}.log: no block logged: did the monitor switch the log?')
+        if unknown > blocks / 1000:
+            die(f'{out}/exec-{loop}-{n}.log: {unknown} of {blocks} blocks ran without their instructions logged')
+        per[loop, int(n)] = c
+    for loop in dict.fromkeys(k for k, _ in windows):
+        ns = sorted(n for k, n in per if k == loop)
+        if len(ns) != 2 or ns[1] != 2 * ns[0]:
+            die(f'{out}: loop {loop}: windows of {ns} loops, not N and 2N')
+        a, b, n = per[loop, ns[0]], per[loop, ns[1]], ns[0]
+        d = {f: (b[f] - a[f]) / n for f in set(a) | set(b)}
+        kern = sum(v for f, v in d.items() if not f.startswith('('))
+        with open(os.path.join(out, f'functions-{loop}.tsv'), 'w') as f:
+            f.write(f'# {loop}: instructions per loop, ({ns[1]}-loop window - {n}-loop window) / {n}\n')
+            f.write(f'(kernel)\t{kern:.2f}\n')
+            for fn, v in sorted(d.items(), key=lambda x: -abs(x[1])):
+                if abs(v) >= 0.005 or fn.startswith('('):
+                    f.write(f'{fn}\t{v:.2f}\n')
+
+
+def load(d, loop):
+    res = {}
+    with open(os.path.join(d, f'functions-{loop}.tsv')) as f:
+        for line in f:
+            if not line.startswith('#'):
+                fn, v = line.rstrip('\n').split('\t')
+                res[fn] = float(v)
+    return res
+
+
+def compare(na, da, nb, db, top=12):
+    loops = dict.fromkeys(line.split()[0] for line in open(os.path.join(da, 'windows.tsv')))
+    print('## Where the instructions go (QEMU execution log)\n')
+    print(f'Instructions executed per loop of bench-count, {na} vs {nb}, from every translation block')
+    print('QEMU ran (scripts/bench/bench_trace.py: windows of N and 2N loops, difference / N). Kernel')
+    print('functions with the largest differences first.\n')
+    for loop in loops:
+        a, b = load(da, loop), load(db, loop)
+        sa, sb = steady(a), steady(b)
+        print(f'### {loop}: kernel {a["(kernel)"]:.1f} -> {b["(kernel)"]:.1f} '
+              f'({b["(kernel)"] - a["(kernel)"]:+.1f}; steady {sa:.1f} -> {sb:.1f}, {sb - sa:+.1f}), '
+              f'user {a.get("(user)", 0):.1f} -> {b.get("(user)", 0):.1f}\n')
+        print(f'| function | {na} | {nb} | difference |')
+        print('|---|---:|---:|---:|')
+        fns = sorted({f for f in set(a) | set(b) if not f.startswith('(')}, key=lambda f: -abs(b.get(f, 0) - a.get(f, 0)))
+        for f in fns[:top]:
+            x, y = a.get(f, 0), b.get(f, 0)
+            if abs(y - x) >= 0.05:
+                print(f'| `{f}` | {x:.1f} | {y:.1f} | {y - x:+.1f} |')
+        print()
+
+
+def where(mon, nm, vmlinux, regs):
+    """A hung guest (scripts/boot/boot.sh on a timeout): every vCPU's registers
+    into REGS, and each vCPU's NIP and LR as symbol+offset on stdout."""
+    reply = hmp(mon, 'info registers -a').replace('\r', '')
+    lines = [l for l in reply.split('\n') if not l.startswith('(qemu)')]
+    with open(regs, 'w') as f:
+        f.write('\n'.join(lines).strip('\n') + '\n')
+    addrs, names = symbols(nm, vmlinux)
+
+    def sym(a):
+        i = bisect.bisect_right(addrs, a) - 1
+        return f'{names[i]}+{a - addrs[i]:#x}' if i >= 0 else ''
+    cpu = ''
+    for line in lines:
+        f = line.split()
+        if f and f[0].startswith('CPU#'):
+            cpu = f[0]
+        elif len(f) >= 4 and f[0] == 'NIP' and f[2] == 'LR':
+            print(f'# boot: {cpu} NIP {f[1]} {sym(int(f[1], 16))} LR {f[3]} {sym(int(f[3], 16))}')
+
+
+def main():
+    cmd, args = (sys.argv[1], sys.argv[2:]) if len(sys.argv) > 1 else ('', [])
+    if cmd == 'run' and len(args) >= 2:
+        run(args[0], args[1:])
+    elif cmd == 'count' and len(args) == 3:
+        count(*args)
+    elif cmd == 'where' and len(args) == 4:
+        where(*args)
+    elif cmd == 'send' and len(args) == 2:
+        print(hmp(*args).strip())
+    elif cmd == 'compare' and len(args) in (4, 5):
+        compare(*args[:4], *(int(x) for x in args[4:]))
+    else:
+        die('usage:\n' + __doc__.split('Usage: ')[1])
+
+
+if __name__ == '__main__':
+    main()

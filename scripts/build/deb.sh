@@ -1,0 +1,60 @@
+#!/bin/bash
+# make deb: installable linux-image and linux-headers .deb packages of the
+# patched kernel (branch 'series-preempt' of build/linux, DEB_RCU=1: 'series', checked out in the work tree
+# build/bench/patched) for ppc64el, with 'make bindeb-pkg', from a config file:
+# default the bench config (kernel/targets: bench-le) with modules on, or CONFIG=path, e.g. a
+# distro's /boot/config-* (olddefconfig fills in what is new in 7.3).
+# Packages land in build/deb/ and are checked with dpkg-deb -I. dpkg's check of
+# the build dependencies is off (DPKG_FLAGS=-d): it asks for the ppc64el
+# libssl-dev and libdw-dev of a native build, which a cross build of this
+# config does not use; a missing one still fails the build, loudly.
+# Usage: deb.sh   (CONFIG=path, LOCALVERSION=-paca by default)
+. "$(dirname "$0")/../common.sh"
+
+need dpkg-deb; need dpkg-buildpackage; need fakeroot
+target_info bench-le
+tree=$BUILD/bench/patched
+out=$BUILD/deb/build
+mkdir -p "$BUILD/deb" "$out"
+rm -f "$BUILD/deb"/*.deb "$BUILD/deb"/*.buildinfo "$BUILD/deb"/*.changes
+build_lock	# also over the tree: a bench building it must not see it change
+"$TOP/scripts/setup/apply.sh"
+# The patched kernel of make bench: series/ alone (DEB_RCU=1: with series-rcu/).
+commit=$(first_series_commit)
+[ -z "${DEB_RCU:-}" ] || commit=$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")
+worktree_at "$tree" "$commit"
+if [ -n "${CONFIG:-}" ]; then
+	[ -s "$CONFIG" ] || die "deb: CONFIG=$CONFIG: no such config file"
+	say "deb: config from $CONFIG + olddefconfig"
+	cp "$CONFIG" "$out/.config"
+	# A distro config names its own signing keys and trusted certificates: not here.
+	"$tree/scripts/config" --file "$out/.config" --set-str SYSTEM_TRUSTED_KEYS "" \
+		--set-str SYSTEM_REVOCATION_KEYS "" --set-str MODULE_SIG_KEY "certs/signing_key.pem"
+	make -C "$tree" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" olddefconfig >"$out/config.log" 2>&1 ||
+		die "deb: olddefconfig failed on $CONFIG (log: $out/config.log)"
+else
+	"$TOP/scripts/build/config.sh" bench-le "$tree" "$out"
+	# A package needs modules for its linux-headers (kernel modules built outside the tree).
+	"$tree/scripts/config" --file "$out/.config" --enable MODULES --enable MODULE_UNLOAD --disable MODULE_SIG
+	make -C "$tree" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" olddefconfig >>"$out/config.log" 2>&1 ||
+		die "deb: olddefconfig failed (log: $out/config.log)"
+fi
+log=$BUILD/deb/build.log
+say "deb: make bindeb-pkg -j$JOBS (log: $log; a distro config builds thousands of modules: hours on 2 cores)"
+start=$SECONDS
+make -C "$tree" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="ccache ${T_CROSS}gcc" \
+	KDEB_PKGVERSION="${KDEB_PKGVERSION:-1}" LOCALVERSION="${LOCALVERSION:--paca}" \
+	DPKG_FLAGS="${DPKG_FLAGS:--d}" \
+	-j"$JOBS" bindeb-pkg >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "deb: bindeb-pkg failed after $((SECONDS - start)) s (log: $log)"; }
+# bindeb-pkg writes the packages next to the output folder.
+mv "$out"/../*.deb "$out"/../*.buildinfo "$out"/../*.changes "$BUILD/deb/" 2>/dev/null || true
+image=
+for f in "$BUILD"/deb/linux-image-*.deb; do
+	case $f in *-dbg_*) ;; *) [ -e "$f" ] && image=$f ;; esac
+done
+[ -n "$image" ] || die "deb: no linux-image .deb in $BUILD/deb (log: $log)"
+arch=$(dpkg-deb -f "$image" Architecture)
+[ "$arch" = ppc64el ] || die "deb: $image is for '$arch', not ppc64el"
+dpkg-deb -I "$image"
+ls -l "$BUILD"/deb/*.deb
+say "deb: done in $((SECONDS - start)) s: $(cd "$BUILD/deb" && echo ./*.deb)"

@@ -1,0 +1,139 @@
+#!/bin/bash
+# The test runner: runs the checks of one suite of tests/checks in order, prints
+# one KTAP-like line per check ('ok N - name' / 'not ok N - name', with the tail
+# of the check's log on failure), keeps each log in build/logs/NAME.log, and
+# ends with the line 'N passed, N failed'. Exit status: 0 only if all passed.
+# A check whose NAME ends in '*' prints KTAP (for example a guest boot judged by
+# scripts/boot/console.sh): each of its result lines counts as one check, shown
+# indented under it; '# SKIP' and '# TODO' (known base failure) results are
+# listed before the closing line and never counted as passed.
+# Usage: test.sh [test|check|full|torture|torture-rcu|wide]   (CHECKS=file and LOGS=dir override
+# the defaults; ONLY=regex runs only the checks it names, after the gates)
+. "$(dirname "$0")/../common.sh"
+
+suite=${1:-test}
+CHECKS=${CHECKS:-$TOP/tests/checks}
+LOGS=${LOGS:-$BUILD/logs}
+[ -f "$CHECKS" ] || die "test: no check list $CHECKS"
+export TOP BUILD LINUX SERIES SERIES_BRANCH CONFIGS JOBS
+
+# Expand the list of the suite into names, commands and gates.
+names=() cmds=() gates=() ktap=()
+add() {
+	local name=$1
+	[[ $name != *'*' ]] || { ktap[${#names[@]}]=1; name=${name%'*'}; }
+	[[ $name =~ ^[A-Za-z0-9._+-]+$ ]] || die "test: $CHECKS: bad check name '$name'"
+	[[ " ${names[*]} " != *" $name "* ]] || die "test: $CHECKS: check '$name' listed twice"
+	names+=("$name") cmds+=("$2") gates+=("$3")
+}
+mapfile -t patches < <(all_patches)
+while read -r suites name cmd; do
+	[[ -z $suites || $suites == \#* ]] && continue
+	[[ ",$suites," == *",$suite,"* ]] || continue
+	[ -n "$cmd" ] || die "test: $CHECKS: no command for check '$name'"
+	gate=
+	[[ $name != *! ]] || { gate=1; name=${name%!}; }
+	if [[ "$name $cmd" != *"{patch}"* ]]; then
+		add "$name" "$cmd" "$gate"
+	elif [ ${#patches[@]} = 0 ]; then
+		name=${name//\{patch\}/}; name=${name%-}
+		add "$name" "${cmd//\{patch\}/}" "$gate"
+	else
+		for p in "${patches[@]}"; do
+			add "${name//\{patch\}/$(patch_label "$p")}" "${cmd//\{patch\}/$(printf %q "$p")}" "$gate"
+		done
+	fi
+done <"$CHECKS"
+# ONLY=regex: the checks whose whole name matches it, and the gates before them.
+if [ -n "${ONLY:-}" ]; then
+	keep_n=() keep_c=() keep_g=() keep_k=()
+	for i in "${!names[@]}"; do
+		[[ -n ${gates[i]} || ${names[i]} =~ ^($ONLY)$ ]] || continue
+		keep_k[${#keep_n[@]}]=${ktap[i]:-}
+		keep_n+=("${names[i]}") keep_c+=("${cmds[i]}") keep_g+=("${gates[i]}")
+	done
+	names=("${keep_n[@]}") cmds=("${keep_c[@]}") gates=("${keep_g[@]}") ktap=()
+	for i in "${!keep_k[@]}"; do ktap[i]=${keep_k[i]}; done
+	matched=0
+	for i in "${!names[@]}"; do [[ ! ${names[i]} =~ ^($ONLY)$ ]] || matched=1; done
+	[ "$matched" = 1 ] || die "test: ONLY=$ONLY matches no check of suite '$suite'"
+fi
+n=${#names[@]}
+[ "$n" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, torture-rcu, wide)"
+
+mkdir -p "$LOGS"
+echo "KTAP version 1"
+echo "# suite $suite: $n checks from ${CHECKS#"$TOP"/}, logs in $LOGS"
+echo "1..$n"
+passed=0 failed=0 stopped='' begin=$SECONDS notes=()
+
+# The results of a KTAP check's log (its last 'KTAP version 1' block): prints
+# them indented as subtests, counts them into passed/failed, keeps skipped and
+# known failures in notes; returns 1 if one failed or none was found.
+ktap_results() { # name log exit-status
+	local name=$1 log=$2 rc=$3 r k=0 bad=0
+	mapfile -t res < <(awk '/^KTAP version 1$/ { n = 0; delete R } /^(not )?ok [0-9]+ / { R[n++] = $0 }
+		END { for (i = 0; i < n; i++) print R[i] }' "$log")
+	local extra=0
+	if [ ${#res[@]} = 0 ] || { [ "$rc" != 0 ] && ! printf '%s\n' "${res[@]}" | awk '/^not ok/ && !/# TODO/ { f = 1 } END { exit !f }'; }; then
+		extra=1
+	fi
+	echo "    # Subtest: $name"
+	echo "    1..$((${#res[@]} + extra))"
+	for r in "${res[@]}"; do
+		k=$((k + 1))
+		echo "    $r"
+		case $r in
+		*"# TODO"*) notes+=("known base failure, not counted: $name: ${r#* [0-9]* }") ;;
+		"not ok"*) failed=$((failed + 1)) bad=1 ;;
+		*"# SKIP"*) notes+=("skipped, not counted: $name: ${r#* [0-9]* }") ;;
+		*) passed=$((passed + 1)) ;;
+		esac
+	done
+	if [ "$extra" = 1 ]; then
+		r="exit status $rc"
+		[ "$k" != 0 ] || r="$r, no KTAP result"
+		echo "    not ok $((k + 1)) exit-status # $r"
+		failed=$((failed + 1)) bad=1
+	fi
+	return "$bad"
+}
+
+for i in "${!names[@]}"; do
+	k=$((i + 1)) name=${names[i]}
+	if [ -n "$stopped" ]; then
+		echo "not ok $k - $name # not run: $stopped failed"
+		failed=$((failed + 1))
+		continue
+	fi
+	log=$LOGS/$name.log
+	echo "# $name: ${cmds[i]}"
+	start=$SECONDS
+	rc=0
+	(cd "$TOP" && bash -c "${cmds[i]}") >"$log" 2>&1 </dev/null || rc=$?
+	if [ -n "${ktap[i]:-}" ]; then
+		if ktap_results "$name" "$log" "$rc" >"$log.results"; then
+			cat "$log.results"
+			echo "ok $k - $name # $((SECONDS - start)) s"
+		else
+			cat "$log.results"
+			echo "not ok $k - $name # $((SECONDS - start)) s"
+			tail -n 40 "$log" | sed 's/^/#   /'
+			echo "# log: $log"
+			[ -z "${gates[i]}" ] || stopped=$name
+		fi
+	elif [ "$rc" = 0 ]; then
+		echo "ok $k - $name # $((SECONDS - start)) s"
+		passed=$((passed + 1))
+	else
+		echo "not ok $k - $name # $((SECONDS - start)) s"
+		tail -n 25 "$log" | sed 's/^/#   /'
+		echo "# log: $log"
+		failed=$((failed + 1))
+		[ -z "${gates[i]}" ] || stopped=$name
+	fi
+done
+echo "# suite $suite: $((SECONDS - begin)) s"
+for note in "${notes[@]}"; do echo "# $note"; done
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
