@@ -6,7 +6,7 @@ BRANCH ?= dev
 TARGETS := $(shell awk 'NF && $$1 !~ /^[[:punct:]]/ { print $$1 }' kernel/targets)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-core source apply export export-rcu checkpatch sparse build check check-wide test test-full test-torture test-torture-rcu
+.PHONY: help deps deps-core source apply export export-rcu checkpatch sparse build check check-wide test test-full test-torture test-torture-rcu report
 
 help:
 	@echo "make help        this list"
@@ -18,7 +18,7 @@ help:
 	@echo "make checkpatch  checkpatch.pl --strict on every patch of series/ and series-rcu/"
 	@echo "make sparse      sparse and W=1 on the objects the series touches: no new warning against base"
 	@echo "make build       build vmlinux for TARGET=$(subst $() ,|,$(TARGETS)) (default: ppc64le) in build/out/TARGET"
-	@echo "make bench       base vs patched (series/) vs rcu (+ series-rcu/) vs the pre-7.0 reference in QEMU, table and plot in results/<time>/ (EXTRA=mbox|dir [EXTRA_NAME=word] [EXTRA_ON=base|patched|rcu]: one more kernel)"
+	@echo "make bench       base vs patched (series/) vs rcu (+ series-rcu/) vs the pre-7.0 reference in QEMU, table and plot in results/<revision>/bench-<time>/ (EXTRA=mbox|dir [EXTRA_NAME=word] [EXTRA_ON=base|patched|rcu]: one more kernel)"
 	@echo "make bench-host  NAME=base|patched: the bench's workloads on the running kernel (a POWER10 LPAR)"
 	@echo "make bench-compare A=dir B=dir: the table and plot of two result folders"
 	@echo "make deb         linux-image and linux-headers .deb of the patched kernel (CONFIG=file; default: bench config)"
@@ -30,6 +30,7 @@ help:
 	@echo "make test-torture rcutorture, locktorture, kexec, kdump, NMI IPIs, KVM on the series and on the base (test-full guests)"
 	@echo "make test-torture-rcu the same torture runs on the inline RCU readers, BE, the first series alone, the BE base"
 	@echo "make check-wide  Debian's ppc64el config (build, disasm, boot), the robots' defconfigs, sparse + W=1 on each, randconfigs (N=3 seeds each); ONLY=name runs one check"
+	@echo "make report      merge each suite's stamped parts in results/<revision>/ into a summary, and write the index results/README.md"
 	@echo "make boot        boot the patched LE guest to a busybox shell (Ctrl-A X quits)"
 
 # make deps: everything, LLVM 19 too; the other targets install what they need
@@ -64,6 +65,8 @@ test-torture-rcu: deps-core source
 	@scripts/check/test.sh torture-rcu
 check-wide: deps-core source
 	@scripts/check/test.sh wide
+report:
+	@scripts/report/report.py
 
 # Each mk/*.mk adds the targets of one area (boot tests, bench).
 include mk/*.mk

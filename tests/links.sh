@@ -10,7 +10,7 @@
 #   heading gets -1, -2, ...;
 # - every backquoted path that starts with results/, docs/, series/,
 #   series-rcu/, scripts/, tests/, kernel/ or guest/ exists, relative to the
-#   top (its first word: `scripts/deps.sh clang` is scripts/deps.sh).
+#   top (its first word: `scripts/setup/deps.sh clang` is scripts/setup/deps.sh).
 # Not checked: targets with *, <, { or ... (patterns), a path with a
 # placeholder in capitals (tests/negative/NAME.patch), and the few paths of
 # the Linux tree the text names (below: they are in build/linux, not here).

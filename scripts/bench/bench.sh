@@ -14,7 +14,8 @@
 # once for the instruction counts, once for the counts again and the
 # workloads; boots each once more under QEMU's execution log for the exact
 # instruction counts by function (scripts/bench/bench_trace.py); writes
-# results/<timestamp>/ (raw logs, runs.tsv, table.md, trace.md, plot).
+# results/<stamp id>/bench-<timestamp>/ (stamp.txt, raw logs, runs.tsv,
+# table.md, trace.md, plot).
 # Usage: bench.sh   (EXTRA=path, EXTRA_ON=base, BENCH_REPS=5, BENCH_GROUPS=1,2,4,
 #        EXTRA_NAME=extra, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=4000, RESULTS=dir)
 . "$(dirname "$0")/../common.sh"
@@ -52,9 +53,12 @@ if [ -n "${EXTRA:-}" ]; then
 	kernels+=("$xn")
 fi
 kernels+=(reference)
-res=${RESULTS:-$TOP/results/$(date -u +%Y%m%dT%H%M%SZ)}
+# The results go with the revision they ran on (scripts/report/stamp.sh).
+stamp=$("$TOP/scripts/report/stamp.sh") || die "bench: cannot stamp the run (scripts/report/stamp.sh)"
+res=${RESULTS:-$TOP/results/$(sed -n 's/^# stamp: id //p' <<<"$stamp")/bench-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$res"
 res=$(cd "$res" && pwd)
+echo "$stamp" >"$res/stamp.txt"
 stage "results: $res (kernels: ${kernels[*]})"
 
 # ---- the trees: each a detached work tree of build/linux (worktree_at).

@@ -7,11 +7,18 @@
 # scripts/boot/console.sh): each of its result lines counts as one check, shown
 # indented under it; '# SKIP' and '# TODO' (known base failure) results are
 # listed before the closing line and never counted as passed.
+# The output starts with the stamp of what it ran on (scripts/report/stamp.sh)
+# and the suite's whole check list, and is saved as it prints to
+# results/<stamp id>/SUITE-<time>.txt (SUITE-part-<time>.txt with ONLY=):
+# the parts that make report merges.
 # Usage: test.sh [test|check|full|torture|torture-rcu|wide]   (CHECKS=file and LOGS=dir override
-# the defaults; ONLY=regex runs only the checks it names, after the gates)
+# the defaults; ONLY=regex runs only the checks it names, after the gates;
+# RESULTS_DIR=dir saves there instead, RESULTS_DIR= not at all; with CHECKS=,
+# nothing is saved unless RESULTS_DIR= names a folder)
 . "$(dirname "$0")/../common.sh"
 
 suite=${1:-test}
+[ -n "${CHECKS:-}" ] || RESULTS_DIR=${RESULTS_DIR-$TOP/results}
 CHECKS=${CHECKS:-$TOP/tests/checks}
 LOGS=${LOGS:-$BUILD/logs}
 [ -f "$CHECKS" ] || die "test: no check list $CHECKS"
@@ -44,6 +51,7 @@ while read -r suites name cmd; do
 		done
 	fi
 done <"$CHECKS"
+plan=("${names[@]}")
 # ONLY=regex: the checks whose whole name matches it, and the gates before them.
 if [ -n "${ONLY:-}" ]; then
 	keep_n=() keep_c=() keep_g=() keep_k=()
@@ -62,8 +70,24 @@ n=${#names[@]}
 [ "$n" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, torture-rcu, wide)"
 
 mkdir -p "$LOGS"
+stamp=$("$TOP/scripts/report/stamp.sh") || die "test: cannot stamp the run (scripts/report/stamp.sh)"
+started=$(date -u +%Y%m%dT%H%M%SZ)
+if [ -n "${RESULTS_DIR:-}" ]; then
+	save=$RESULTS_DIR/$(sed -n 's/^# stamp: id //p' <<<"$stamp")
+	mkdir -p "$save"
+	save=$save/$suite${ONLY:+-part}-$started.txt
+	# Everything printed from here on goes to the file too; at exit, tee is
+	# waited for, so that the closing line is written before make returns.
+	exec > >(tee "$save")
+	tee_pid=$!
+	trap 'exec >&-; wait "$tee_pid"' EXIT
+fi
 echo "KTAP version 1"
 echo "# suite $suite: $n checks from ${CHECKS#"$TOP"/}, logs in $LOGS"
+[ -z "${save:-}" ] || echo "# saved to ${save#"$TOP"/}"
+echo "$stamp"
+echo "# started: $started"
+echo "# plan: $suite ${plan[*]}"
 echo "1..$n"
 passed=0 failed=0 stopped='' begin=$SECONDS notes=()
 

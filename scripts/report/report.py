@@ -1,0 +1,252 @@
+#!/usr/bin/env python3
+"""make report: merge the parts of each suite that ran on one revision.
+
+Every output of scripts/check/test.sh saved under results/ carries its stamp
+('# stamp: KEY VALUE' lines, scripts/report/stamp.sh) and the suite's whole
+check list ('# plan: SUITE NAME...'). Parts merge only when their stamp ids
+are the same: a check counts from the newest part that ran it. Writes
+results/<id>/summary-<suite>.md for each revision and suite, and the index
+results/README.md. With FILE arguments, merges just those and prints the
+summary. Exit status 1 when parts are refused (different ids or suites, no
+stamp, no closing line, a part in another revision's folder).
+Usage: report.py [--results DIR] [FILE...]
+"""
+import os
+import re
+import sys
+from datetime import datetime, timezone
+
+SUITES = ["test", "check", "full", "torture", "torture-rcu", "wide"]
+TARGET = {"test": "make test", "check": "make check", "full": "make test-full",
+          "torture": "make test-torture", "torture-rcu": "make test-torture-rcu",
+          "wide": "make check-wide"}
+
+
+class Refused(Exception):
+    pass
+
+
+def parse(path):
+    """One part: its stamp, suite, plan, start time and results per check."""
+    part = {"path": path, "stamp": {}, "suite": None, "plan": [], "started": "",
+            "checks": {}, "closed": False}
+    current = None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            m = re.match(r"# stamp: (\S+) (.*)$", line)
+            if m:
+                part["stamp"][m.group(1)] = m.group(2)
+                continue
+            m = re.match(r"# plan: (\S+) ?(.*)$", line)
+            if m:
+                part["suite"], part["plan"] = m.group(1), m.group(2).split()
+                continue
+            m = re.match(r"# started: (\S+)$", line)
+            if m:
+                part["started"] = m.group(1)
+                continue
+            m = re.match(r"    (not )?ok \d+ (.*)$", line)
+            if m and current is not None:
+                current["sub"].append((m.group(1) is None, m.group(2)))
+                continue
+            m = re.match(r"    # Subtest: (\S+)$", line)
+            if m:
+                current = part["checks"].setdefault(m.group(1), {"ok": None, "sub": [], "note": ""})
+                current["sub"] = []
+                continue
+            m = re.match(r"(not )?ok \d+ - (\S+)(?: # (.*))?$", line)
+            if m:
+                c = part["checks"].setdefault(m.group(2), {"ok": None, "sub": [], "note": ""})
+                c["ok"], c["note"] = m.group(1) is None, m.group(3) or ""
+                current = None
+                continue
+            if re.match(r"\d+ passed, \d+ failed", line):
+                part["closed"] = True
+    name = os.path.basename(path)
+    if "id" not in part["stamp"]:
+        raise Refused(f"{path}: no stamp ('# stamp: id ...'): it cannot say what it ran on")
+    if not part["suite"]:
+        raise Refused(f"{path}: no '# plan:' line: not a saved output of scripts/check/test.sh")
+    if not part["closed"]:
+        raise Refused(f"{path}: no closing 'N passed, N failed' line: the run did not finish")
+    part["name"] = name
+    return part
+
+
+def counts(c):
+    """passed, failed, known, skipped of one check, as test.sh counts them."""
+    if not c["sub"]:
+        return (1, 0, 0, 0) if c["ok"] else (0, 1, 0, 0)
+    p = f = k = s = 0
+    for ok, text in c["sub"]:
+        if "# TODO" in text:
+            k += 1
+        elif not ok:
+            f += 1
+        elif "# SKIP" in text:
+            s += 1
+        else:
+            p += 1
+    return p, f, k, s
+
+
+def merge(parts):
+    """The summary of parts of one suite on one revision."""
+    ids = {p["stamp"]["id"] for p in parts}
+    if len(ids) > 1:
+        raise Refused("parts from different revisions, not merged:\n" + "\n".join(
+            f"  {p['path']}: {p['stamp']['id']} (project {p['stamp'].get('project', '?')})"
+            for p in parts))
+    suites = {p["suite"] for p in parts}
+    if len(suites) > 1:
+        raise Refused("parts of different suites, not merged:\n" + "\n".join(
+            f"  {p['path']}: suite {p['suite']}" for p in parts))
+    plans = {tuple(p["plan"]) for p in parts}
+    if len(plans) > 1:
+        raise Refused("parts with different check lists, not merged: " +
+                      ", ".join(p["path"] for p in parts))
+    parts = sorted(parts, key=lambda p: (p["started"], p["name"]))
+    rows, tot = [], [0, 0, 0, 0]
+    for name in parts[0]["plan"]:
+        ran = [p for p in parts if name in p["checks"]]
+        if not ran:
+            rows.append((name, "not run", "", ""))
+            continue
+        last = ran[-1]
+        c = last["checks"][name]
+        cnt = counts(c)
+        tot = [a + b for a, b in zip(tot, cnt)]
+        earlier = [p["name"] for p in ran[:-1] if not p["checks"][name]["ok"]]
+        res = "ok" if c["ok"] else "not ok"
+        if c["sub"]:
+            res += f" ({cnt[0]} passed, {cnt[1]} failed" + \
+                (f", {cnt[2]} known base failures" if cnt[2] else "") + \
+                (f", {cnt[3]} skipped" if cnt[3] else "") + ")"
+        note = "failed earlier in " + ", ".join(earlier) if earlier else ""
+        rows.append((name, res, last["name"], note))
+    return {"id": parts[0]["stamp"]["id"], "suite": parts[0]["suite"], "parts": parts,
+            "rows": rows, "total": tot,
+            "run": sum(1 for r in rows if r[1] != "not run"), "n": len(rows)}
+
+
+def render(s):
+    p0 = s["parts"][-1]
+    whole = "whole" if s["run"] == s["n"] else f"partial ({s['run']} of {s['n']} checks run)"
+    out = [f"# {TARGET.get(s['suite'], s['suite'])} on {s['id']}: {whole}, "
+           f"{s['total'][0]} passed, {s['total'][1]} failed", "",
+           "Written by `make report` (scripts/report/report.py) from the parts below, "
+           "which share this stamp:", ""]
+    out += [f"- {k}: {v}" for k, v in p0["stamp"].items() if k != "clang" or v != "not installed"]
+    out += ["", "Parts: " + ", ".join(f"[`{p['name']}`]({p['name']}) ({p['started'] or '?'})"
+                                     for p in s["parts"]), ""]
+    if s["total"][2]:
+        out += [f"Known base failures (not counted): {s['total'][2]}.", ""]
+    out += ["| check | result | in | note |", "|---|---|---|---|"]
+    out += [f"| {n} | {r} | {f'[{f}]({f})' if f else ''} | {note} |" for n, r, f, note in s["rows"]]
+    out += ["", f"{s['total'][0]} passed, {s['total'][1]} failed"]
+    return "\n".join(out) + "\n"
+
+
+def revision(folder):
+    """The parts and bench runs of one results/<id>/ folder, grouped by suite."""
+    rid = os.path.basename(folder)
+    by_suite, benches = {}, []
+    for e in sorted(os.listdir(folder)):
+        path = os.path.join(folder, e)
+        if os.path.isdir(path) and os.path.exists(os.path.join(path, "stamp.txt")):
+            benches.append(e)
+        if not (e.endswith(".txt") and os.path.isfile(path)):
+            continue
+        p = parse(path)
+        if p["stamp"]["id"] != rid:
+            raise Refused(f"{path}: ran on {p['stamp']['id']}, not {rid}: it belongs in results/{p['stamp']['id']}/")
+        by_suite.setdefault(p["suite"], []).append(p)
+    for b in benches:
+        with open(os.path.join(folder, b, "stamp.txt"), encoding="utf-8") as f:
+            got = re.search(r"^# stamp: id (\S+)", f.read(), re.M)
+        if not got or got.group(1) != rid:
+            raise Refused(f"{folder}/{b}/stamp.txt: ran on {got.group(1) if got else 'no stamp'}, not {rid}")
+    return {s: merge(ps) for s, ps in by_suite.items()}, benches
+
+
+def index(results, revs):
+    """results/README.md: the current run of each suite, then every revision."""
+    out = ["# Results", "",
+           "Generated by `make report` (scripts/report/report.py): do not edit. Each",
+           "`rev-*` folder holds the runs of one revision (its stamp: project code,",
+           "patch-ids of both series, base SHA-256, toolchain), and a `summary-SUITE.md`",
+           "that merges the parts of each suite run on it. `archive/` holds superseded",
+           "runs; the entries at the top level without a stamp are the runs from before",
+           "stamping that are still current.", "",
+           "## Current run of each suite", "",
+           "| suite | revision | state | date |", "|---|---|---|---|"]
+    def when(s):
+        return max(p["started"] for p in s["parts"])
+    for suite in SUITES:
+        cands = [(when(s), rid, s) for rid, (sums, _) in revs.items() for su, s in sums.items() if su == suite]
+        if not cands:
+            out.append(f"| {TARGET[suite]} | none stamped yet | | |")
+            continue
+        w, rid, s = max(cands)
+        whole = "whole" if s["run"] == s["n"] else f"partial, {s['run']} of {s['n']} checks"
+        out.append(f"| {TARGET[suite]} | [{rid}]({rid}/summary-{suite}.md) | {whole}: "
+                   f"{s['total'][0]} passed, {s['total'][1]} failed | {w} |")
+    bench = sorted((b, rid) for rid, (_, bs) in revs.items() for b in bs)
+    if bench:
+        b, rid = bench[-1]
+        out += ["", f"Newest bench: [{rid}/{b}]({rid}/{b}/table.md)."]
+    out += ["", "## Revisions", "", "| revision | project commit | suites | bench |", "|---|---|---|---|"]
+    for rid, (sums, bs) in sorted(revs.items(), key=lambda r: max(
+            [when(s) for s in r[1][0].values()] + [""])):
+        proj = next((s["parts"][-1]["stamp"].get("project", "?") for s in sums.values()), "?")
+        out.append(f"| {rid} | {proj.split()[0][:12] if proj else '?'} | " +
+                   ", ".join(f"[{su}]({rid}/summary-{su}.md)" for su in sums) + " | " +
+                   ", ".join(f"[{b}]({rid}/{b}/)" for b in bs) + " |")
+    legacy = sorted(e for e in os.listdir(results)
+                    if not e.startswith("rev-") and e not in ("archive", "README.md"))
+    if legacy:
+        out += ["", "## Before stamps", "",
+                "Runs from before stamping that the README or docs still cite; they name "
+                "their revision in their own text, if at all.", ""]
+        groups = [("bench", r"\d{8}T"), ("make test-full", r"test-full-"), ("make test", r"test-"),
+                  ("make check-wide", r"check-wide-"), ("make check", r"check-"),
+                  ("make test-torture-rcu", r"torture-rcu-"), ("make test-torture", r"(torture|kexec)-"),
+                  ("other", r"")]
+        for title, rx in groups:
+            mine = [e for e in legacy if re.match(rx, e)]
+            legacy = [e for e in legacy if e not in mine]
+            if mine:
+                out.append(f"- {title}: " + ", ".join(f"[`{e}`]({e})" for e in mine))
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    results = "results"
+    if argv[:1] == ["--results"]:
+        results, argv = argv[1], argv[2:]
+    try:
+        if argv:
+            print(render(merge([parse(a) for a in argv])), end="")
+            return 0
+        revs = {}
+        for e in sorted(os.listdir(results)):
+            if e.startswith("rev-") and os.path.isdir(os.path.join(results, e)):
+                revs[e] = revision(os.path.join(results, e))
+        for rid, (sums, _) in revs.items():
+            for suite, s in sums.items():
+                with open(os.path.join(results, rid, f"summary-{suite}.md"), "w", encoding="utf-8") as f:
+                    f.write(render(s))
+                print(f"report: {rid}/summary-{suite}.md: {s['run']} of {s['n']} checks, "
+                      f"{s['total'][0]} passed, {s['total'][1]} failed")
+        with open(os.path.join(results, "README.md"), "w", encoding="utf-8") as f:
+            f.write(index(results, revs))
+        print(f"report: {results}/README.md: {len(revs)} stamped revisions")
+        return 0
+    except Refused as e:
+        print(f"ERROR: report: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
