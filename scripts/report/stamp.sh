@@ -1,19 +1,20 @@
 #!/bin/bash
 # What a run ran on, as '# stamp: KEY VALUE' lines (scripts/report/report.py
-# reads them): the project commit, the code it ran (every tracked file but
-# results/ and prose: a results-only commit keeps the id), the patch-id sum
-# of each series, the base's SHA-256 and the toolchain. 'id' hashes all of
-# these but the commit and clang (installed only by make check): parts of a
-# suite that share it ran on one revision. Uncommitted code makes it '-dirty'.
+# reads them): the project commit; a hash of its code (every tracked file but
+# results/, prose and the cover letters, so that committing a run's results
+# and the figures they give keeps the id); the patch-id sum of each series;
+# the base's SHA-256; the toolchain. 'id' hashes all of these but the commit
+# and clang (installed only by make check): parts of a suite that share it
+# ran on one revision. Uncommitted code makes it '-dirty'.
 # Usage: stamp.sh
 . "$(dirname "$0")/../common.sh"
 need git; need sha256sum
 
 cd "$TOP"
-code=(. ':!results' ':!docs' ':!*.md')
+code=(. ':!results' ':!docs' ':!*.md' ':!*/0000-cover-letter.patch')
 h() { sha256sum | cut -c1-"${1:-64}"; }
 # HEAD's code files, with their blob ids.
-files() { git ls-tree -r HEAD | awk -F'\t' '$2 !~ /^(results|docs)\// && $2 !~ /\.md$/'; }
+files() { git ls-tree -r HEAD | awk -F'\t' '$2 !~ /^(results|docs)\// && $2 !~ /(\.md|\/0000-cover-letter\.patch)$/'; }
 tree=$(files | h 40)
 dirty=
 if [ -n "$(git status --porcelain -- "${code[@]}")" ]; then
