@@ -3,7 +3,9 @@
 # scripts/check/test.sh: a run saves its output stamped under results/<id>/;
 # parts with one stamp merge, check by check; parts with different stamps,
 # a part without a stamp, a part that did not finish, and a part filed under
-# another revision are refused, and the refusal names them.
+# another revision are refused, and the refusal names them; a part that did
+# not finish is listed, not counted; no line a check prints can pass for a
+# result; a run whose code changed under it is refused.
 . "$(dirname "$0")/lib.sh"
 unset ONLY
 report=$TOP/scripts/report/report.py
@@ -60,11 +62,41 @@ expect_line "demo-y.txt: ran on rev-000000000000, not $id"
 rm "$T/results/$id/demo-y.txt"
 pass "a part filed under another revision is refused"
 
-# 5. No stamp, or no closing line: refused.
+# 5. No stamp: refused. No closing line: not counted. A closing line that
+# does not add up: refused.
 grep -v '^# stamp:' "${saved[0]}" >"$T/nostamp.txt"
 expect_fail "no stamp" python3 "$report" "$T/nostamp.txt"
 expect_line 'no stamp'
 sed '$d' "${saved[0]}" >"$T/cut.txt"
 expect_fail "no closing line" python3 "$report" "$T/cut.txt"
-expect_line 'did not finish'
-pass "a part with no stamp or no closing line is refused"
+expect_line 'no finished part'
+sed '$s/.*/9 passed, 0 failed/' "${saved[0]}" >"$T/sum.txt"
+expect_fail "a closing line that does not add up" python3 "$report" "$T/sum.txt"
+expect_line 'its closing line says 9 passed, 0 failed, its results 4 and 0'
+pass "a part with no stamp or a wrong closing line is refused, one that did not finish is not counted"
+
+# 6. A failing run saves too, its closing line last; nothing a check prints
+# (a carriage return, then a result line) passes for a result.
+cat >"$T/checks2" <<'LIST'
+demo2       spoof       printf 'building\rok 1 - spoof # 0 s\n5 passed, 0 failed\n'; false
+LIST
+expect_fail "a failing run" env CHECKS=$T/checks2 LOGS=$T/logs RESULTS_DIR=$T/results2 "$runner" demo2
+[ "$(tail -n1 "$T/out")" = "0 passed, 1 failed" ] || fail "the closing line is not the last line printed"
+f=$(ls "$T/results2/$id/"demo2-*.txt)
+[ "$(tail -n1 "$f")" = "0 passed, 1 failed" ] || fail "the closing line is not the last line saved"
+python3 "$report" "$f" >"$T/out" 2>&1 || { cat "$T/out"; fail "report refused a failed run"; }
+cat "$T/out"
+expect_line '^# demo2 on .*: whole, 0 passed, 1 failed'
+expect_line '^\| spoof \| not ok \|'
+pass "a failing run is saved with its closing line last; a check's output cannot pass for its result"
+
+# 7. A run whose code changes under it is refused.
+probe=$TOP/tests/.report-probe
+trap 'rm -rf "$T" "$probe"' EXIT
+printf 'demo3 edits touch %q\n' "$probe" >"$T/checks3"
+CHECKS=$T/checks3 LOGS=$T/logs RESULTS_DIR=$T/results3 "$runner" demo3 >"$T/out" 2>&1 || { cat "$T/out"; fail "the demo3 run failed"; }
+rm -f "$probe"
+expect_line '^# stamp: changed-during-run rev-'
+expect_fail "code changed during the run" python3 "$report" "$T/results3/$id/"demo3-*.txt
+expect_line 'the code changed during the run'
+pass "a run whose code changed under it is refused"

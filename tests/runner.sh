@@ -4,7 +4,7 @@
 # KTAP check ('NAME*') counts each result, never a skip or a known failure.
 . "$(dirname "$0")/lib.sh"
 # The runs below are of the demo suite: not the ONLY= that picked this check.
-unset ONLY
+unset ONLY RESULTS_DIR
 mkdir -p "$SERIES"
 touch "$SERIES/0000-cover-letter.patch" "$SERIES/0001-a.patch" "$SERIES/0002-b.patch"
 cat >"$T/checks" <<'LIST'

@@ -70,17 +70,21 @@ n=${#names[@]}
 [ "$n" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, torture-rcu, wide)"
 
 mkdir -p "$LOGS"
-stamp=$("$TOP/scripts/report/stamp.sh") || die "test: cannot stamp the run (scripts/report/stamp.sh)"
 started=$(date -u +%Y%m%dT%H%M%SZ)
+stamp_id() { "$TOP/scripts/report/stamp.sh" | sed -n 's/^# stamp: id //p'; }
 if [ -n "${RESULTS_DIR:-}" ]; then
-	save=$RESULTS_DIR/$(sed -n 's/^# stamp: id //p' <<<"$stamp")
-	mkdir -p "$save"
-	save=$save/$suite${ONLY:+-part}-$started.txt
+	stamp=$("$TOP/scripts/report/stamp.sh") || die "test: cannot stamp the run (scripts/report/stamp.sh)"
+	id=$(sed -n 's/^# stamp: id //p' <<<"$stamp")
+	mkdir -p "$RESULTS_DIR/$id" || die "test: cannot write to $RESULTS_DIR/$id (RESULTS_DIR= saves nothing)"
+	save=$RESULTS_DIR/$id/$suite${ONLY:+-part}-$started-$$.txt
+	[ ! -e "$save" ] || die "test: $save exists already"
 	# Everything printed from here on goes to the file too; at exit, tee is
 	# waited for, so that the closing line is written before make returns.
 	exec > >(tee "$save")
 	tee_pid=$!
 	trap 'exec >&-; wait "$tee_pid"' EXIT
+else
+	stamp=$("$TOP/scripts/report/stamp.sh" 2>/dev/null) || stamp='# stamp: id unknown'
 fi
 echo "KTAP version 1"
 echo "# suite $suite: $n checks from ${CHECKS#"$TOP"/}, logs in $LOGS"
@@ -159,5 +163,9 @@ for i in "${!names[@]}"; do
 done
 echo "# suite $suite: $((SECONDS - begin)) s"
 for note in "${notes[@]}"; do echo "# $note"; done
+# A run whose code changed under it ran on no one revision: make report refuses it.
+if [ -n "${save:-}" ] && [ "$(stamp_id || true)" != "$id" ]; then
+	echo "# stamp: changed-during-run $(stamp_id || echo unknown)"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

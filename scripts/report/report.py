@@ -27,24 +27,25 @@ class Refused(Exception):
 
 
 def parse(path):
-    """One part: its stamp, suite, plan, start time and results per check."""
-    part = {"path": path, "stamp": {}, "suite": None, "plan": [], "started": "",
-            "checks": {}, "closed": False}
-    current = None
-    with open(path, encoding="utf-8", errors="replace") as f:
+    """One part: its stamp, suite, plan, start time and results per check.
+    The stamp, plan and start are read before the '1..N' line only; a check's
+    line counts only with the next number, so no log tail quoted in the
+    output can pass for a result."""
+    part = {"path": path, "name": os.path.basename(path), "stamp": {}, "suite": None,
+            "plan": [], "started": "", "checks": {}, "closed": None, "changed": None}
+    current, head, k = None, True, 0
+    with open(path, encoding="utf-8", errors="replace", newline="\n") as f:
         for line in f:
             line = line.rstrip("\n")
-            m = re.match(r"# stamp: (\S+) (.*)$", line)
-            if m:
-                part["stamp"][m.group(1)] = m.group(2)
-                continue
-            m = re.match(r"# plan: (\S+) ?(.*)$", line)
-            if m:
-                part["suite"], part["plan"] = m.group(1), m.group(2).split()
-                continue
-            m = re.match(r"# started: (\S+)$", line)
-            if m:
-                part["started"] = m.group(1)
+            if head:
+                m = re.match(r"# (stamp|plan|started): (\S+) ?(.*)$", line)
+                if m and m.group(1) == "stamp":
+                    part["stamp"][m.group(2)] = m.group(3)
+                elif m and m.group(1) == "plan":
+                    part["suite"], part["plan"] = m.group(2), m.group(3).split()
+                elif m:
+                    part["started"] = m.group(2)
+                head = not re.match(r"1\.\.\d+$", line)
                 continue
             m = re.match(r"    (not )?ok \d+ (.*)$", line)
             if m and current is not None:
@@ -52,25 +53,34 @@ def parse(path):
                 continue
             m = re.match(r"    # Subtest: (\S+)$", line)
             if m:
-                current = part["checks"].setdefault(m.group(1), {"ok": None, "sub": [], "note": ""})
-                current["sub"] = []
+                current = {"ok": None, "sub": [], "note": ""}
                 continue
-            m = re.match(r"(not )?ok \d+ - (\S+)(?: # (.*))?$", line)
-            if m:
-                c = part["checks"].setdefault(m.group(2), {"ok": None, "sub": [], "note": ""})
-                c["ok"], c["note"] = m.group(1) is None, m.group(3) or ""
+            m = re.match(r"(not )?ok (\d+) - (\S+)(?: # (.*))?$", line)
+            if m and int(m.group(2)) == k + 1:
+                k += 1
+                c = current if current is not None else {"ok": None, "sub": [], "note": ""}
+                c["ok"], c["note"] = m.group(1) is None, m.group(4) or ""
+                part["checks"][m.group(3)] = c
                 current = None
                 continue
-            if re.match(r"\d+ passed, \d+ failed", line):
-                part["closed"] = True
-    name = os.path.basename(path)
-    if "id" not in part["stamp"]:
+            m = re.match(r"# stamp: changed-during-run (\S+)$", line)
+            if m:
+                part["changed"] = m.group(1)
+            m = re.match(r"(\d+) passed, (\d+) failed$", line)
+            if m:
+                part["closed"] = (int(m.group(1)), int(m.group(2)))
+    if "id" not in part["stamp"] or part["stamp"]["id"] == "unknown":
         raise Refused(f"{path}: no stamp ('# stamp: id ...'): it cannot say what it ran on")
     if not part["suite"]:
         raise Refused(f"{path}: no '# plan:' line: not a saved output of scripts/check/test.sh")
-    if not part["closed"]:
-        raise Refused(f"{path}: no closing 'N passed, N failed' line: the run did not finish")
-    part["name"] = name
+    if part["changed"]:
+        raise Refused(f"{path}: the code changed during the run (from {part['stamp']['id']} "
+                      f"to {part['changed']}): it ran on no one revision")
+    if part["closed"]:
+        got = [sum(x) for x in zip(*(counts(c) for c in part["checks"].values()))] or [0, 0]
+        if tuple(got[:2]) != part["closed"]:
+            raise Refused(f"{path}: its closing line says {part['closed'][0]} passed, "
+                          f"{part['closed'][1]} failed, its results {got[0]} and {got[1]}")
     return part
 
 
@@ -92,7 +102,12 @@ def counts(c):
 
 
 def merge(parts):
-    """The summary of parts of one suite on one revision."""
+    """The summary of parts of one suite on one revision. A part that did not
+    finish (no closing line: stopped, or still running) is listed, not used."""
+    incomplete = [p for p in parts if not p["closed"]]
+    parts = [p for p in parts if p["closed"]]
+    if not parts:
+        raise Refused("no finished part: " + ", ".join(p["path"] for p in incomplete))
     ids = {p["stamp"]["id"] for p in parts}
     if len(ids) > 1:
         raise Refused("parts from different revisions, not merged:\n" + "\n".join(
@@ -126,6 +141,7 @@ def merge(parts):
         note = "failed earlier in " + ", ".join(earlier) if earlier else ""
         rows.append((name, res, last["name"], note))
     return {"id": parts[0]["stamp"]["id"], "suite": parts[0]["suite"], "parts": parts,
+            "incomplete": incomplete,
             "rows": rows, "total": tot,
             "run": sum(1 for r in rows if r[1] != "not run"), "n": len(rows)}
 
@@ -138,8 +154,11 @@ def render(s):
            "Written by `make report` (scripts/report/report.py) from the parts below, "
            "which share this stamp:", ""]
     out += [f"- {k}: {v}" for k, v in p0["stamp"].items() if k != "clang" or v != "not installed"]
-    out += ["", "Parts: " + ", ".join(f"[`{p['name']}`]({p['name']}) ({p['started'] or '?'})"
-                                     for p in s["parts"]), ""]
+    out += ["", "Parts: " + ", ".join(
+        f"[`{p['name']}`]({p['name']}) (started {p['started'] or '?'}, project "
+        f"{p['stamp'].get('project', '?').split()[0][:12]})" for p in s["parts"]), ""]
+    if s["incomplete"]:
+        out += ["Not finished, not counted: " + ", ".join(f"`{p['name']}`" for p in s["incomplete"]), ""]
     if s["total"][2]:
         out += [f"Known base failures (not counted): {s['total'][2]}.", ""]
     out += ["| check | result | in | note |", "|---|---|---|---|"]
@@ -154,7 +173,7 @@ def revision(folder):
     by_suite, benches = {}, []
     for e in sorted(os.listdir(folder)):
         path = os.path.join(folder, e)
-        if os.path.isdir(path) and os.path.exists(os.path.join(path, "stamp.txt")):
+        if os.path.isdir(path) and os.path.exists(os.path.join(path, "table.md")):
             benches.append(e)
         if not (e.endswith(".txt") and os.path.isfile(path)):
             continue
@@ -167,7 +186,13 @@ def revision(folder):
             got = re.search(r"^# stamp: id (\S+)", f.read(), re.M)
         if not got or got.group(1) != rid:
             raise Refused(f"{folder}/{b}/stamp.txt: ran on {got.group(1) if got else 'no stamp'}, not {rid}")
-    return {s: merge(ps) for s, ps in by_suite.items()}, benches
+    sums, errors = {}, []
+    for su, ps in by_suite.items():
+        try:
+            sums[su] = merge(ps)
+        except Refused as e:
+            errors.append(f"{rid}, suite {su}: {e}")
+    return sums, benches, errors
 
 
 def index(results, revs):
@@ -222,30 +247,48 @@ def index(results, revs):
 
 
 def main(argv):
-    results = "results"
+    results = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results")
     if argv[:1] == ["--results"]:
+        if len(argv) < 2:
+            print("usage: report.py [--results DIR] [FILE...]", file=sys.stderr)
+            return 2
         results, argv = argv[1], argv[2:]
     try:
         if argv:
             print(render(merge([parse(a) for a in argv])), end="")
             return 0
-        revs = {}
-        for e in sorted(os.listdir(results)):
-            if e.startswith("rev-") and os.path.isdir(os.path.join(results, e)):
-                revs[e] = revision(os.path.join(results, e))
-        for rid, (sums, _) in revs.items():
-            for suite, s in sums.items():
-                with open(os.path.join(results, rid, f"summary-{suite}.md"), "w", encoding="utf-8") as f:
-                    f.write(render(s))
-                print(f"report: {rid}/summary-{suite}.md: {s['run']} of {s['n']} checks, "
-                      f"{s['total'][0]} passed, {s['total'][1]} failed")
-        with open(os.path.join(results, "README.md"), "w", encoding="utf-8") as f:
-            f.write(index(results, revs))
-        print(f"report: {results}/README.md: {len(revs)} stamped revisions")
-        return 0
     except Refused as e:
         print(f"ERROR: report: {e}", file=sys.stderr)
         return 1
+    if not os.path.isdir(results):
+        print(f"ERROR: report: no folder {results}", file=sys.stderr)
+        return 1
+    revs, errors = {}, []
+    for e in sorted(os.listdir(results)):
+        folder = os.path.join(results, e)
+        if not (e.startswith("rev-") and os.path.isdir(folder)):
+            continue
+        try:
+            sums, benches, errs = revision(folder)
+        except Refused as err:
+            errors.append(str(err))
+            continue
+        errors += errs
+        revs[e] = (sums, benches)
+        for old in os.listdir(folder):
+            if old.startswith("summary-") and old.endswith(".md"):
+                os.remove(os.path.join(folder, old))
+        for suite, s in sums.items():
+            with open(os.path.join(folder, f"summary-{suite}.md"), "w", encoding="utf-8") as f:
+                f.write(render(s))
+            print(f"report: {e}/summary-{suite}.md: {s['run']} of {s['n']} checks, "
+                  f"{s['total'][0]} passed, {s['total'][1]} failed")
+    with open(os.path.join(results, "README.md"), "w", encoding="utf-8") as f:
+        f.write(index(results, revs))
+    print(f"report: {os.path.normpath(results)}/README.md: {len(revs)} stamped revisions")
+    for err in errors:
+        print(f"ERROR: report: {err}", file=sys.stderr)
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":
