@@ -2,7 +2,7 @@
 # The series' KUnit suite (powerpc_preempt, arch/powerpc/kernel/tests/.kunitconfig)
 # under the kernel's kunit.py, in QEMU, for one kunit.py architecture. Passes when
 # the suite ran, no case failed or crashed, and every skipped case is one the
-# architecture cannot run (PPC32: no need_resched half in the count, one CPU).
+# architecture cannot run (PPC32: no need_resched half in the count).
 # Usage: kunit.sh powerpcle|powerpc|powerpc32 [TREE]   (OUT=dir: kunit.py's
 # build dir, default build/kunit-le, -be or -ppc32; TREE: default $LINUX)
 . "$(dirname "$0")/../common.sh"
@@ -14,9 +14,9 @@ qemu_args=(--qemu_args "-smp 2")
 case $arch in
 powerpcle) name=le cross=powerpc64le-linux-gnu- skips= ;;
 powerpc) name=be cross=powerpc64-linux-gnu- skips= ;;
-# g3beige has one CPU; the PPC64 word cases skip themselves on PPC32.
+# g3beige has one CPU (no -smp); the PPC64 word cases skip themselves on PPC32.
 powerpc32) name=ppc32 cross=powerpc-linux-gnu- qemu_args=() \
-	skips='test_need_resched_word|test_irq_between_load_and_store|test_migration_under_load' ;;
+	skips='test_need_resched_word|test_irq_between_load_and_store' ;;
 *) die "kunit: unknown arch '$arch': powerpcle, powerpc or powerpc32" ;;
 esac
 suite=arch/powerpc/kernel/tests
