@@ -170,3 +170,22 @@ worktree_at() {
 	git -C "$1" checkout -q -f --detach "$2" || die "cannot check out $2 in $1"
 	git -C "$1" clean -q -f -d -x
 }
+
+# paca_offset OUT MEMBER: the PACA offset of a paca_struct member in the build
+# in OUT, compiled as asm-offsets.c is, with the build's own command line for
+# it (its .cmd file), on a two-line probe.
+paca_offset() {
+	local out=$1 tmp cmd off
+	tmp=$(mktemp -d)
+	cmd=$(sed -n '1s/^savedcmd_[^ ]* := //p' "$out/arch/powerpc/kernel/.asm-offsets.s.cmd")
+	[ -n "$cmd" ] || die "paca_offset: no compile command in $out/arch/powerpc/kernel/.asm-offsets.s.cmd"
+	cmd=${cmd% *}	# without asm-offsets.c
+	cmd=${cmd/-Wp,-MMD,arch\/powerpc\/kernel\/.asm-offsets.s.d/}
+	cmd=${cmd/-o arch\/powerpc\/kernel\/asm-offsets.s/-o $tmp/probe.s}
+	printf '#include <linux/kbuild.h>\n#include <asm/paca.h>\nint main(void)\n{\n\tOFFSET(PROBE, paca_struct, %s);\n\treturn 0;\n}\n' "$2" >"$tmp/probe.c"
+	(cd "$out" && eval "$cmd $tmp/probe.c") >"$tmp/log" 2>&1 || { cat "$tmp/log" >&2; rm -rf "$tmp"; die "paca_offset: cannot compile the offset probe for paca_struct.$2"; }
+	off=$(sed -n 's/.*"->PROBE \([0-9][0-9]*\) .*/\1/p' "$tmp/probe.s")
+	rm -rf "$tmp"
+	[ -n "$off" ] || die "paca_offset: no offset of paca_struct.$2 in the probe's output"
+	echo "$off"
+}

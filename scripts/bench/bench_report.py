@@ -62,8 +62,13 @@ def parse_dir(d):
                 continue
             kernel = f[1]
             if len(f) == 4:
-                if f[3] != 'absent':	# a function the kernel does not have (inlined: the reference's)
+                if f[3] not in ('absent', 'none'):	# absent: inlined (the reference's); none: no section
                     rows.append((kernel, 0, 'static', f[2], 0, float(f[3])))
+            elif f[2].startswith('section:'):	# read-side sections: the pairs and the frame
+                kv = dict(zip(f[3::2], f[4::2]))
+                for k in ('rcu_pair', 'rcu_lock', 'rcu_unlock', 'rcu_unlock_zero', 'preempt_pair', 'frame'):
+                    if kv.get(k, '-') != '-':
+                        rows.append((kernel, 0, 'static', f'{f[2]}:{k}', 0, float(kv[k])))
             elif len(f) > 4:
                 kv = dict(zip(f[3::2], f[4::2]))
                 for k in ('disable', 'nested', 'zero', 'current_loads', 'zero_loads', 'nested_loads'):
@@ -252,9 +257,12 @@ def table(rows, title):
         names = [('text_bytes', 'text size (bytes)'), ('paca_sites', 'preempt-count sites, r13-relative (PACA)'),
                  ('current_sites', 'preempt-count sites through current'),
                  ('current_loads', 'loads of current (ld rX,PACACURRENT(r13))')]
-        fns = []
+        fns, secs = [], []
         for r in st:
-            if ':' in r[3] and r[3].split(':')[0] not in fns:
+            if r[3].startswith('section:'):
+                if r[3].split(':')[1] not in secs:
+                    secs.append(r[3].split(':')[1])
+            elif ':' in r[3] and r[3].split(':')[0] not in fns:
                 fns.append(r[3].split(':')[0])
         for fn in fns:
             names += [(f'{fn}:disable', f'`{fn}` preempt_disable() instructions'),
@@ -262,6 +270,10 @@ def table(rows, title):
                       (f'{fn}:zero', f'`{fn}` preempt_enable() to zero, instructions'),
                       (f'{fn}:zero_loads', f'`{fn}` loads on the way to zero'),
                       (f'{fn}:current_loads', f'`{fn}` loads of current')]
+        for fn in secs:
+            names += [(f'section:{fn}:rcu_pair', f'`{fn}` rcu_read_lock() + outermost rcu_read_unlock() (limit 7)'),
+                      (f'section:{fn}:preempt_pair', f'`{fn}` preempt_disable() + preempt_enable() to zero (limit 7)'),
+                      (f'section:{fn}:frame', f'`{fn}` stack frame kept on the fast path for the out-of-line call')]
         for m, label in names:
             v = [values(rows, k, 'static', m) for k in ks]
             if not any(v):

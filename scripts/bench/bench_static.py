@@ -14,9 +14,21 @@ preempt_enable() fast paths, sliced out of the code by data flow:
 Limits (issue 5): disable = 3, nested enable <= 5 with one load, enable to
 zero <= 8 with two loads and no load through current (the thread flags).
 A function that misses a limit is shown with its instructions.
+
+Then one line per read-side section in named callers (issue 30): the
+instructions of rcu_read_lock() and rcu_read_unlock() (nested, and outermost
+with the path to the decision to call out of line) and of any inline
+preempt_disable()/preempt_enable(), against the limits lock = load, add,
+store (3) and unlock = load, subtract, store, branch (4); then the stack
+frame a caller that would otherwise be frameless keeps on its fast path for
+the out-of-line call. Each instruction above a limit is listed with why.
+--rcu-offset N gives the RCU word's PACA offset (the second series); without
+it, a kernel whose readers are calls counts the call and the callee's
+straight-line path.
 Machine-readable lines start with 'STATIC '.
 
-Usage: bench_static.py [--cross PREFIX] [--name NAME] OUTDIR [FUNC...]
+Usage: bench_static.py [--cross PREFIX] [--name NAME] [--rcu-offset N]
+                       [--callers F,F,...] OUTDIR [FUNC...]
 """
 import os
 import re
@@ -31,6 +43,22 @@ HOT = ['_raw_spin_lock', '_raw_spin_unlock', '_raw_spin_lock_irqsave', '_raw_spi
        '_raw_read_lock', '_raw_read_unlock', '__rcu_read_lock', '__rcu_read_unlock']
 LIMITS = {'disable': 3, 'nested': 5, 'zero': 8}
 BASELINE = {'disable': 4, 'nested': 6, 'zero': 9}
+CALLERS = ['__task_pid_nr_ns', 'kill_pid_info_type', 'fdget_pos', 'do_send_sig_info', 'sys_kill',
+           'arch_local_irq_restore']
+SECTION_LIMITS = {'lock': 3, 'unlock': 4}
+# Calls that only the sections' slow paths make: a caller making no other is a
+# leaf but for them, and its stack frame is theirs.
+SLOW_CALLS = {'__rcu_read_unlock_special', 'preempt_schedule', 'preempt_schedule_notrace',
+              '__rcu_read_lock', '__rcu_read_unlock'}
+WHY = {
+    'test': 'compare of the new value apart from the subtract (a recording form, addic., would set cr0 itself)',
+    'flag': 'the flag half, loaded after the store: a load of the whole word before it misses a flag '
+            'that an interrupt sets between that load and the store (asm/rcu_preempt.h, asm/preempt.h)',
+    'frame': 'stack frame of a leaf kept on the fast path for the out-of-line call: values live across '
+             'that call are kept in saved non-volatile registers',
+    'call': 'out of line: the call, and the callee up to its first return',
+}
+CALLEE = re.compile(r'<([^>+]+)(?:\+0x[0-9a-f]+)?>')
 CONDBR = re.compile(r'^b(eq|ne|lt|le|gt|ge|so|ns)(lr|ctr)?[-+]?$')
 TARGET = re.compile(r'^([0-9a-f]+)\b')
 
@@ -91,7 +119,7 @@ def slices(body, off, current):
         add = st = None
         for j in range(i + 1, min(i + 6, len(ins))):
             o, a = ins[j]
-            if add is None and o == 'addi' and a.replace(' ', '').startswith(f'{reg},{reg},'):
+            if add is None and o in ('addi', 'addic', 'addic.') and a.replace(' ', '').startswith(f'{reg},{reg},'):
                 add = j
             mm = ps.mem(a)
             if add is not None and o in ('stw', 'std') and mm and mm[0] == reg and mm[1:] == (disp, base):
@@ -105,7 +133,8 @@ def slices(body, off, current):
             yield 'disable', chain, []
             continue
         # enable: the test of the new value and its branch
-        test = br = None
+        test = add if ins[add][0].endswith('.') else None     # addic. tests its result itself
+        br = None
         for j in range(add + 1, min(add + 8, len(ins))):
             o, a = ins[j]
             if test is None and (o.startswith('cmp') or o.endswith('.')) and reads(' ,' + a, reg):
@@ -115,7 +144,7 @@ def slices(body, off, current):
                 break
         if test is None or br is None:
             continue
-        chain += [test, br]
+        chain += [br] if test == add else [test, br]
         # the zero path: fall through after bne, or the target of beq
         o, a = ins[br]
         k = br + 1
@@ -151,13 +180,120 @@ def slices(body, off, current):
         yield 'enable', sorted(chain), keep
 
 
+def roles(ins, chain, path):
+    """Name each instruction of an enable/unlock slice: load, add, store, test, branch, flag."""
+    out = []
+    for k in chain:
+        o, a = ins[k]
+        role = 'load' if o in ps.LOADS else 'add' if o.startswith('addi') else 'store' if o in ps.STORES else \
+            'branch' if CONDBR.match(o) else 'test'
+        out.append((k, role))
+    out += [(k, 'flag') for k in path]
+    return out
+
+
+def straight(body):
+    """Instructions from a function's entry to its first return, falling through
+    conditional branches (the callee's fast path, as far as a static count goes)."""
+    n = 0
+    for _, op, _ops in body:
+        n += 1
+        if op in ('blr', 'b') or n > 64:
+            break
+    return n
+
+
+def frame(body):
+    """The stack-frame instructions a frameless leaf would not have, on the path from
+    the entry to the first return: the prologue up to the first branch, and the block
+    that ends at the first blr."""
+    ins = [(op, ops) for _, op, ops in body]
+
+    def is_frame(op, ops):
+        m = ps.mem(ops)
+        if op in ('mflr', 'mtlr') or (op == 'stdu' and ops.replace(' ', '').startswith('r1,')):
+            return True
+        if op == 'addi' and ops.replace(' ', '').startswith('r1,r1,'):
+            return True
+        return bool(m and m[2] == 'r1' and op in ('std', 'ld') and (m[0] == 'r0' or int(m[0][1:]) >= 14))
+    picked = []
+    for k, (op, ops) in enumerate(ins):
+        if op.startswith('b'):
+            break
+        if is_frame(op, ops):
+            picked.append(k)
+    end = next((k for k, (op, _) in enumerate(ins) if op == 'blr'), None)
+    if end is not None:
+        k = end - 1
+        while k >= 0 and not ins[k][0].startswith('b'):
+            if is_frame(*ins[k]) and k not in picked:
+                picked.append(k)
+            k -= 1
+    return sorted(picked)
+
+
+def sections(name, fn, body, funcs, words, current):
+    """The section line of one caller, and the '#' lines of what is above a limit."""
+    ins = [(op, ops) for _, op, ops in body]
+    calls = {m.group(1) for op, ops in ins if op == 'bl' for m in [CALLEE.search(ops)] if m}
+    kv, notes = {}, []
+    for word, off in words.items():
+        locks, unlocks = [], []
+        if off is None:
+            continue
+        for kind, chain, path in slices(body, off, current):
+            (locks if kind == 'disable' else unlocks).append((chain, path))
+        if not locks and not unlocks:
+            continue
+        lk = max(len(c) for c, _ in locks) if locks else None
+        nested = max(len(c) for c, _ in unlocks) if unlocks else None
+        zero = max(unlocks, key=lambda cp: len(cp[0]) + len(cp[1])) if unlocks else None
+        kv[f'{word}_lock'] = lk
+        kv[f'{word}_unlock'] = nested
+        kv[f'{word}_unlock_zero'] = len(zero[0]) + len(zero[1]) if zero else None
+        if lk and zero:
+            kv[f'{word}_pair'] = lk + kv[f'{word}_unlock_zero']
+        kv[f'{word}_limit'] = SECTION_LIMITS['lock'] + SECTION_LIMITS['unlock']
+        if zero and kv[f'{word}_unlock_zero'] > SECTION_LIMITS['unlock']:
+            what = 'rcu_read_unlock()' if word == 'rcu' else 'preempt_enable()'
+            notes.append(f'# {fn}: outermost {what}: {kv[f"{word}_unlock_zero"]} instructions, '
+                         f'limit {SECTION_LIMITS["unlock"]} (load, subtract, store, branch); above it:')
+            for k, role in roles(ins, *zero):
+                if role in ('test', 'flag'):
+                    notes.append(f'#   {body[k][0]:x}: {ins[k][0]} {ins[k][1]}  [{role}]')
+        if lk and lk > SECTION_LIMITS['lock']:
+            notes.append(f'# {fn}: {word} lock {lk} instructions, limit {SECTION_LIMITS["lock"]}')
+    if kv.get('rcu_lock') is None and kv.get('rcu_unlock') is None:
+        out_of_line = {'rcu_lock': '__rcu_read_lock', 'rcu_unlock': '__rcu_read_unlock'}
+        for key, callee in out_of_line.items():
+            if callee in calls and callee in funcs:
+                kv[key] = 1 + straight(funcs[callee])
+                notes.append(f'# {fn}: {callee}: {kv[key]} instructions [call]')
+        if kv.get('rcu_lock') and kv.get('rcu_unlock'):
+            kv['rcu_pair'] = kv['rcu_lock'] + kv['rcu_unlock']
+    if not kv:
+        return None, []
+    if calls <= SLOW_CALLS and calls:
+        fr = frame(body)
+        kv['frame'] = len(fr)
+        if fr:
+            notes.append(f'# {fn}: a leaf but for {", ".join(sorted(calls))}; frame on the fast path:')
+            notes += [f'#   {body[k][0]:x}: {ins[k][0]} {ins[k][1]}  [frame]' for k in fr]
+    line = f'STATIC {name} section:{fn} ' + ' '.join(f'{k} {"-" if v is None else v}' for k, v in kv.items())
+    return line, notes
+
+
 def main(argv):
-    cross, name = 'powerpc64le-linux-gnu-', None
+    cross, name, rcu_off, callers = 'powerpc64le-linux-gnu-', None, None, CALLERS
     while argv and argv[0].startswith('--'):
         if argv[0] == '--cross':
             cross = argv[1]
         elif argv[0] == '--name':
             name = argv[1]
+        elif argv[0] == '--rcu-offset':
+            rcu_off = int(argv[1])
+        elif argv[0] == '--callers':
+            callers = [c for c in argv[1].split(',') if c]
         argv = argv[2:]
     if not argv:
         sys.exit(__doc__)
@@ -190,7 +326,7 @@ def main(argv):
     print(f'STATIC {name} current_sites {sites["current"]}')
     print(f'STATIC {name} current_loads {cur_loads}')
     print(f'# PACA offset of the preempt word: {off}; PACACURRENT: {current}')
-    misses = 0
+    misses, hot_found = 0, {}
     for fn in hot:
         body = funcs.get(fn)
         if body is None:
@@ -212,6 +348,7 @@ def main(argv):
                 found['nested'] = max(found['nested'] or (0, 0), (len(chain), loads_n))
                 found['zero'] = max(found['zero'] or (0, 0, False), (len(chain) + len(path), loads_z, flags))
                 detail.append(('enable', chain + path))
+        hot_found[fn] = found
         d, n, z = found['disable'], found['nested'], found['zero']
         print(f'STATIC {name} {fn} instructions {len(ins)} current_loads {cl} '
               f'disable {d if d else "-"} nested {n[0] if n else "-"} nested_loads {n[1] if n else "-"} '
@@ -232,6 +369,27 @@ def main(argv):
             for k, (addr, op, ops) in enumerate(body):
                 print(f'#   {"*" if k in marked else " "} {addr:x}: {op} {ops}')
     print(f'STATIC {name} functions_missing_limits {misses}')
+    print(f'# Read-side sections in named callers (limits: lock {SECTION_LIMITS["lock"]}, '
+          f'unlock {SECTION_LIMITS["unlock"]}); RCU word offset: {rcu_off}')
+    for role, why in WHY.items():
+        print(f'# [{role}]: {why}')
+    # One preempt_disable()/preempt_enable() pair as the kill() loop runs it: the
+    # spinlock's, taken and released out of line.
+    lock, unlock = hot_found.get('_raw_spin_lock_irqsave'), hot_found.get('_raw_spin_unlock_irqrestore')
+    if lock and unlock and lock['disable'] and unlock['zero']:
+        lim = SECTION_LIMITS['lock'] + SECTION_LIMITS['unlock']
+        print(f'STATIC {name} section:spin_lock_irqsave+spin_unlock_irqrestore preempt_lock {lock["disable"]} '
+              f'preempt_unlock {unlock["nested"][0]} preempt_unlock_zero {unlock["zero"][0]} '
+              f'preempt_pair {lock["disable"] + unlock["zero"][0]} preempt_limit {lim}')
+    for fn in callers:
+        body = funcs.get(fn)
+        if body is None:
+            print(f'STATIC {name} section:{fn} absent')
+            continue
+        line, notes = sections(name, fn, body, funcs, {'rcu': rcu_off, 'preempt': off}, current)
+        print(line or f'STATIC {name} section:{fn} none')
+        for n in notes:
+            print(n)
     return 0
 
 
