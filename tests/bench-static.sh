@@ -5,7 +5,8 @@
 # tests/bench/rcu.dis: the read-side sections of named callers, one as the
 # compiler emits it today (__task_pid_nr_ns, from a bench-le-rcu vmlinux: 3 + 8,
 # the compare and the flag named, the frame of a leaf), one at the limit
-# (kill_pid_info_type, hand-written: ld, addic., stw, beq).
+# (kill_pid_info_type, hand-written: ld, addic., stw, beq); and the fast path of
+# an arch_local_irq_restore() without a frame (series-rcu patch 4's shape).
 . "$(dirname "$0")/../scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -38,6 +39,7 @@ expect "$tmp/rcu.txt" '^#   c0000000000be174: lwz r9,2420\(r13\)  \[flag\]'
 expect "$tmp/rcu.txt" '^#   c0000000000be0f4: stdu r1,-48\(r1\)  \[frame\]'
 expect "$tmp/rcu.txt" 'section:kill_pid_info_type rcu_lock 3 rcu_unlock 4 rcu_unlock_zero 4 rcu_pair 7 rcu_limit 7$'
 expect "$tmp/rcu.txt" 'section:fdget_pos absent'
+expect "$tmp/rcu.txt" '^STATIC rcu fast_path:arch_local_irq_restore 11$'
 if grep -q '^# kill_pid_info_type: outermost' "$tmp/rcu.txt"; then
 	echo "FAIL: rcu.txt: kill_pid_info_type is at the limit, yet listed above it"; fail=1
 fi

@@ -270,6 +270,8 @@ def table(rows, title):
                       (f'{fn}:zero', f'`{fn}` preempt_enable() to zero, instructions'),
                       (f'{fn}:zero_loads', f'`{fn}` loads on the way to zero'),
                       (f'{fn}:current_loads', f'`{fn}` loads of current')]
+        names.append(('fast_path:arch_local_irq_restore',
+                      '`arch_local_irq_restore` fast path: entry to its first return, instructions'))
         for fn in secs:
             names += [(f'section:{fn}:rcu_pair', f'`{fn}` rcu_read_lock() + outermost rcu_read_unlock() (limit 7)'),
                       (f'section:{fn}:preempt_pair', f'`{fn}` preempt_disable() + preempt_enable() to zero (limit 7)'),

@@ -49,6 +49,7 @@ SECTION_LIMITS = {'lock': 3, 'unlock': 4}
 # Calls that only the sections' slow paths make: a caller making no other is a
 # leaf but for them, and its stack frame is theirs.
 SLOW_CALLS = {'__rcu_read_unlock_special', 'preempt_schedule', 'preempt_schedule_notrace',
+              'dynamic_preempt_schedule', 'dynamic_preempt_schedule_notrace',
               '__rcu_read_lock', '__rcu_read_unlock'}
 WHY = {
     'test': 'compare of the new value apart from the subtract (a recording form, addic., would set cr0 itself)',
@@ -192,13 +193,17 @@ def roles(ins, chain, path):
     return out
 
 
+RETURN = re.compile(r'^b(eq|ne|lt|le|gt|ge|so|ns)?lr[-+]?$')     # blr, bnelr, ...
+
+
 def straight(body):
-    """Instructions from a function's entry to its first return, falling through
-    conditional branches (the callee's fast path, as far as a static count goes)."""
+    """Instructions from a function's entry to its first return (a conditional
+    one taken), falling through the other conditional branches: the fast path,
+    as far as a static count goes, of a function whose slow paths branch away."""
     n = 0
     for _, op, _ops in body:
         n += 1
-        if op in ('blr', 'b') or n > 64:
+        if RETURN.match(op) or op == 'b' or n > 64:
             break
     return n
 
@@ -222,7 +227,7 @@ def frame(body):
             break
         if is_frame(op, ops):
             picked.append(k)
-    end = next((k for k, (op, _) in enumerate(ins) if op == 'blr'), None)
+    end = next((k for k, (op, _) in enumerate(ins) if RETURN.match(op)), None)
     if end is not None:
         k = end - 1
         while k >= 0 and not ins[k][0].startswith('b'):
@@ -381,6 +386,9 @@ def main(argv):
         print(f'STATIC {name} section:spin_lock_irqsave+spin_unlock_irqrestore preempt_lock {lock["disable"]} '
               f'preempt_unlock {unlock["nested"][0]} preempt_unlock_zero {unlock["zero"][0]} '
               f'preempt_pair {lock["disable"] + unlock["zero"][0]} preempt_limit {lim}')
+    # The fast path of the irq restore every spin_unlock_irqrestore() calls.
+    if 'arch_local_irq_restore' in funcs:
+        print(f'STATIC {name} fast_path:arch_local_irq_restore {straight(funcs["arch_local_irq_restore"])}')
     for fn in callers:
         body = funcs.get(fn)
         if body is None:
