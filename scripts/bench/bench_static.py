@@ -197,10 +197,14 @@ RETURN = re.compile(r'^b(eq|ne|lt|le|gt|ge|so|ns)?lr[-+]?$')     # blr, bnelr, .
 
 
 def straight(body):
-    """Instructions from a function's entry to its first return (a conditional
-    one taken), falling through the other conditional branches: the fast path,
-    as far as a static count goes, of a function whose slow paths branch away."""
+    """Instructions from a function's local entry to its first return (a
+    conditional one taken), falling through the other conditional branches: the
+    fast path, as far as a static count goes, of a function whose slow paths
+    branch away. Calls within the kernel enter past the global entry's TOC
+    set-up (addis r2,r12 / addi r2,r2: the +0x8 of 'bl f+0x8')."""
     n = 0
+    if len(body) > 2 and body[0][1] == 'addis' and body[0][2].replace(' ', '').startswith('r2,r12,'):
+        body = body[2:]
     for _, op, _ops in body:
         n += 1
         if RETURN.match(op) or op == 'b' or n > 64:
@@ -240,11 +244,16 @@ def frame(body):
 def sections(name, fn, body, funcs, words, current):
     """The section line of one caller, and the '#' lines of what is above a limit."""
     ins = [(op, ops) for _, op, ops in body]
-    calls = {m.group(1) for op, ops in ins if op == 'bl' for m in [CALLEE.search(ops)] if m}
+    # Calls: bl, and tail calls (a b to another function); an indirect call
+    # (bctrl) makes the function no leaf whatever it calls.
+    calls = {m.group(1) for op, ops in ins if op in ('bl', 'b') for m in [CALLEE.search(ops)] if m}
+    calls.discard(fn)
+    if any(op == 'bctrl' for op, _ in ins):
+        calls.add('(indirect)')
     kv, notes = {}, []
     for word, off in words.items():
         locks, unlocks = [], []
-        if off is None:
+        if off is None and word == 'rcu':   # the base's preempt count is through current
             continue
         for kind, chain, path in slices(body, off, current):
             (locks if kind == 'disable' else unlocks).append((chain, path))
