@@ -189,3 +189,10 @@ paca_offset() {
 	[ -n "$off" ] || die "paca_offset: no offset of paca_struct.$2 in the probe's output"
 	echo "$off"
 }
+
+# rcu_word_offset OUT: the PACA offset of the second series' RCU word in the
+# build in OUT, or nothing when its config has no CONFIG_PCPU_RCU_PREEMPT_COUNT.
+rcu_word_offset() {
+	grep -qx 'CONFIG_PCPU_RCU_PREEMPT_COUNT=y' "$1/.config" || return 0
+	paca_offset "$1" rcu_preempt_count
+}

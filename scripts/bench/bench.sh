@@ -113,9 +113,8 @@ target_info "$target"
 for k in "${kernels[@]}"; do
 	stage "static: $k (objdump, preempt-count sites, fast paths, read-side sections)"
 	rcu=()	# the second series' word, for the sections of its inline readers
-	if grep -qx 'CONFIG_PCPU_RCU_PREEMPT_COUNT=y' "$BUILD/out/$target-$k/.config"; then
-		rcu=(--rcu-offset "$(paca_offset "$BUILD/out/$target-$k" rcu_preempt_count)")
-	fi
+	off=$(rcu_word_offset "$BUILD/out/$target-$k")
+	[ -z "$off" ] || rcu=(--rcu-offset "$off")
 	python3 "$TOP/scripts/bench/bench_static.py" --cross "$T_CROSS" --name "$k" "${rcu[@]}" \
 		"$BUILD/out/$target-$k" >"$res/static-$k.txt" || die "bench: static report of $k failed ($res/static-$k.txt)"
 done

@@ -64,14 +64,12 @@ def parse_dir(d):
             if len(f) == 4:
                 if f[3] not in ('absent', 'none'):	# absent: inlined (the reference's); none: no section
                     rows.append((kernel, 0, 'static', f[2], 0, float(f[3])))
-            elif f[2].startswith('section:'):	# read-side sections: the pairs and the frame
+            elif len(f) > 4:	# a hot function's fast paths, or a caller's read-side sections
                 kv = dict(zip(f[3::2], f[4::2]))
-                for k in ('rcu_pair', 'rcu_lock', 'rcu_unlock', 'rcu_unlock_zero', 'preempt_pair', 'frame'):
-                    if kv.get(k, '-') != '-':
-                        rows.append((kernel, 0, 'static', f'{f[2]}:{k}', 0, float(kv[k])))
-            elif len(f) > 4:
-                kv = dict(zip(f[3::2], f[4::2]))
-                for k in ('disable', 'nested', 'zero', 'current_loads', 'zero_loads', 'nested_loads'):
+                keys = ('rcu_pair', 'rcu_lock', 'rcu_unlock', 'rcu_unlock_zero', 'preempt_pair', 'frame') \
+                    if f[2].startswith('section:') else \
+                    ('disable', 'nested', 'zero', 'current_loads', 'zero_loads', 'nested_loads')
+                for k in keys:
                     if kv.get(k, '-') != '-':
                         rows.append((kernel, 0, 'static', f'{f[2]}:{k}', 0, float(kv[k])))
                 if kv.get('flags_load') in ('yes', 'no'):

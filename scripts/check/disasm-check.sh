@@ -25,7 +25,8 @@ fi
 say "disasm: $target: checking preempt count accesses (expect: $expect)"
 # The second series' word (CONFIG_PCPU_RCU_PREEMPT_COUNT): the same rule.
 words=()
-if [ "$expect" = paca ] && grep -qx 'CONFIG_PCPU_RCU_PREEMPT_COUNT=y' "$out/.config"; then
-	words=(--word "rcu:$(paca_offset "$out" rcu_preempt_count)")
+if [ "$expect" = paca ]; then
+	off=$(rcu_word_offset "$out")
+	[ -z "$off" ] || words=(--word "rcu:$off")
 fi
 python3 "$TOP/scripts/check/preempt_sites.py" check "$dis" "$current" --expect "$expect" "${words[@]}"
