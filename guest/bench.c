@@ -38,7 +38,7 @@
 static char out[65536];
 
 /* A setting: bench.X= of the kernel command line, or of the environment (host). */
-static const char *opt(const char *key)
+const char *bench_opt(const char *key)
 {
 	const char *v = getenv(key);
 
@@ -47,7 +47,7 @@ static const char *opt(const char *key)
 
 long bench_param(const char *key, long def)
 {
-	const char *v = opt(key);
+	const char *v = bench_opt(key);
 
 	return v && *v ? strtol(v, NULL, 0) : def;
 }
@@ -303,7 +303,7 @@ int bench_load(void)
 {
 	long reps = bench_param("bench.reps", 5), loops = bench_param("bench.loops", 50);
 	long secs = bench_param("bench.secs", 3);
-	const char *gl = opt("bench.groups");
+	const char *gl = bench_opt("bench.groups");
 	char groups[64], l[16], t[16], g[16], *save, *gp;
 	uint64_t instr;
 	double el;

@@ -35,6 +35,7 @@ int torture_lock(void);
 int kvm_l2(void);
 
 /* guest/bench.c, shared with guest/trace.c: a bench.X= setting, one message. */
+const char *bench_opt(const char *key);
 long bench_param(const char *key, long def);
 int bench_msg(int wfd, int rfd);
 /* The other loops, as steps (0: done, else failed): getppid(), a 1-byte read. */

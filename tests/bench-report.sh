@@ -6,7 +6,9 @@
 # count first (plot-exact.dat) and write plot.svg and plot.png. The same checks
 # fed the inverse (kill() apart, pipe overlapping) must fail. With a
 # 'reference' kernel, the table gets each kernel's overhead over it and the
-# share of base's overhead removed, and the exact panel is against it.
+# share of base's overhead removed, and the exact panel is against it. A loop
+# traced again in boots of its own (repeat-KERNEL-RUN/) gets a repeatability
+# table: each boot's median single loop, its spread, rcu against base.
 . "$(dirname "$0")/../scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -112,5 +114,20 @@ if grep -qF '| 13.0 | 9.00 |' <<<"$(steady ' (SIGUSR1 ignored, tight loop)')" &&
 	echo "ok: steady counts 13.0 and 9.0 (page_fault and timer left out), overhead +4.0"
 else
 	echo "FAIL: wrong steady counts:"; grep -F 'steady' "$st/table.md" | sed 's/^/  /'; fail=1
+fi
+echo "# repeatability: the round trip in three boots of base and rcu"
+rp=$tmp/repeat
+mkdir -p "$rp"
+for k in base rcu; do echo 'guest: # BENCH count=kill rep=1 value=100' >"$rp/console-bench-$k-1.log"; done
+# tsv DIR MEDIAN: a ctxsw trace whose single loops have that median
+tsv() { mkdir -p "$1"; printf '# ctxsw\n(kernel)\t%s\n(single-median)\t%s\n(single-mode)\t%s\nf\t%s\n' "$2" "$2" "$2" "$2" >"$1/functions-ctxsw.tsv"; }
+tsv "$rp/trace-base" 100; tsv "$rp/repeat-base-2" 104; tsv "$rp/repeat-base-3" 102
+tsv "$rp/trace-rcu" 101; tsv "$rp/repeat-rcu-2" 103; tsv "$rp/repeat-rcu-3" 105
+python3 "$TOP/scripts/bench/bench_report.py" "$rp" >/dev/null || fail=1
+if grep -qF '| base | median of single loops | 100.0 | 104.0 | 102.0 | 4.0 | 102.0 |  |' "$rp/table.md" &&
+	grep -qF '| rcu | median of single loops | 101.0 | 103.0 | 105.0 | 4.0 | 103.0 | +1.0 (+0.98%) |' "$rp/table.md"; then
+	echo "ok: repeatability: three boots each, spread 4.0, rcu +1.0 (+0.98%) over base"
+else
+	echo "FAIL: wrong repeatability table:"; grep -F 'Repeat' -A12 "$rp/table.md" | sed 's/^/  /'; fail=1
 fi
 exit $fail

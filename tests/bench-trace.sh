@@ -5,7 +5,10 @@
 # a PMU model of 5 (f leaves by a direct 'bl' within its page and counts, g
 # returns by 'blr' and does not), a block
 # that QEMU logged but did not run uncounted; a log whose blocks ran without
-# their instructions listed must be refused.
+# their instructions listed must be refused. Single loops (the guest's mark
+# block M before each): loops of f+g (7) and, every third, f+g+g (9), with
+# an undone block in one loop, must give a median and mode of 7, a minimum of 7,
+# 12 loops of 7 and 4 of 9 (the last loop of a window has no mark after it).
 . "$(dirname "$0")/../scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -59,4 +62,33 @@ elif grep -q 'without their instructions logged' "$tmp/err"; then
 else
 	echo "FAIL: refused for another reason: $(cat "$tmp/err")"; fail=1
 fi
+# Single loops: windows of 6 and 12 loops, marked by the user block M.
+mkdir -p "$tmp/single"
+printf 'loop\t6\t10000100\nloop\t12\t10000100\n' >"$tmp/single/windows.tsv"
+M='Trace 0: 0x7f0000003000 [00000000/0000000010000100/24000015/ff002200] m'
+for n in 6 12; do
+	{
+		printf -- '----------------\nIN: m\n0x10000100:  4e800020  blr\n\n'
+		printf -- '----------------\nIN: f\n0xc000000000001000:  7c0802a6  mflr     r0\n'
+		printf '0xc000000000001004:  f8010010  std      r0, 0x10(r1)\n'
+		printf '0xc000000000001008:  38600000  li       r3, 0\n'
+		printf '0xc00000000000100c:  e92d0010  ld       r9, 0x10(r13)\n'
+		printf '0xc000000000001010:  48000005  bl       0xc000000000001014\n\n'
+		printf -- '----------------\nIN: g\n0xc000000000001014:  80830000  lwz      r4, 0(r3)\n'
+		printf '0xc000000000001018:  4e800020  blr\n\n'
+		for ((i = 0; i < n; i++)); do
+			printf '%s\n%s\n%s\n' "$M" "$F" "$G"
+			((i % 3 != 2)) || printf '%s\n' "$G"
+			# Logged, not run: must not count in this loop.
+			((i != 1)) || printf '%s\nStopped execution of TB chain before 0x7f0000001000 [c000000000001000] f\n' "$F"
+		done
+	} >"$tmp/single/exec-loop-$n.log"
+done
+python3 "$TOP/scripts/bench/bench_trace.py" count "$tmp/single" "$tmp/nm" /dev/null || fail=1
+expect "$tmp/single/functions-loop.tsv" $'(single-median)\t7.00'
+expect "$tmp/single/functions-loop.tsv" $'(single-mode)\t7.00'
+expect "$tmp/single/functions-loop.tsv" $'(single-min)\t7.00'
+expect "$tmp/single/functions-loop.tsv" $'(single-loops)\t16.00'
+expect "$tmp/single/single-loop.tsv" $'7\t12'
+expect "$tmp/single/single-loop.tsv" $'9\t4'
 exit $fail

@@ -13,11 +13,13 @@
 # (scripts/bench/bench_static.py); boots each twice on 1 vCPU (scripts/boot/boot.sh):
 # once for the instruction counts, once for the counts again and the
 # workloads; boots each once more under QEMU's execution log for the exact
-# instruction counts by function (scripts/bench/bench_trace.py); writes
+# instruction counts by function (scripts/bench/bench_trace.py), and base and
+# rcu twice more for the SCHED_OTHER round trip alone (its repeatability); writes
 # results/<stamp id>/bench-<timestamp>/ (stamp.txt, raw logs, runs.tsv,
 # table.md, trace.md, plot).
 # Usage: bench.sh   (EXTRA=path, EXTRA_ON=base, BENCH_REPS=5, BENCH_GROUPS=1,2,4,
-#        EXTRA_NAME=extra, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=4000, RESULTS=dir)
+#        EXTRA_NAME=extra, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=4000,
+#        BENCH_CTXSW_RUNS=3, BENCH_CTXSW_KERNELS="base rcu", RESULTS=dir)
 . "$(dirname "$0")/../common.sh"
 
 need git; need python3; need gnuplot; need qemu-system-ppc64
@@ -148,21 +150,37 @@ done
 # ---- the instruction counts: the loops of bench-count in QEMU's execution log,
 # N and 2N times; the logs (~1 GB per kernel) are deleted once counted.
 tloops=${BENCH_TRACE_LOOPS:-4000}
-for k in "${kernels[@]}"; do
-	stage "trace: $k: bench-count's loops, $tloops and $((2 * tloops)) times, in QEMU's execution log"
-	tr=$BUILD/trace/$k
+# trace K NAME DIR ARGS...: one traced boot of kernel K, counted into $res/DIR.
+trace() {
+	local k=$1 name=$2 dir=$3 tr=$BUILD/trace/$2
+	shift 3
 	# Once in many runs QEMU runs a block it never listed (bench_trace.py
 	# refuses the count): trace that kernel again, once.
 	for try in 1 2; do
-		TRACE=$tr bench_boot "$k" "trace-$k" guest.run=bench-trace "bench.trace_loops=$tloops"
+		TRACE=$tr bench_boot "$k" "$name" guest.run=bench-trace "$@"
 		python3 "$TOP/scripts/bench/bench_trace.py" count "$tr" "${T_CROSS}nm" "$BUILD/out/$target-$k/vmlinux" && break
-		[ "$try" = 1 ] || die "bench: counting the $k trace failed twice ($tr)"
-		stage "trace: $k: the count failed (above): tracing $k again"
+		[ "$try" = 1 ] || die "bench: counting the $name trace failed twice ($tr)"
+		stage "trace: $name: the count failed (above): tracing again"
 		rm -f "$tr"/exec-*.log
 	done
-	mkdir -p "$res/trace-$k"
-	cp "$tr"/functions-*.tsv "$tr/windows.tsv" "$res/trace-$k/"
+	mkdir -p "$res/$dir"
+	cp "$tr"/functions-*.tsv "$tr"/single-*.tsv "$tr/windows.tsv" "$res/$dir/"
 	rm -f "$tr"/exec-*.log
+}
+for k in "${kernels[@]}"; do
+	stage "trace: $k: bench-count's loops, $tloops and $((2 * tloops)) times, in QEMU's execution log"
+	trace "$k" "trace-$k" "trace-$k" "bench.trace_loops=$tloops"
+done
+# The SCHED_OTHER round trip moves with the fair scheduler's state from boot
+# to boot: traced again in boots of its own (BENCH_CTXSW_RUNS in all, with
+# the one above), for the kernels of BENCH_CTXSW_KERNELS, into repeat-K-R/.
+cruns=${BENCH_CTXSW_RUNS:-3}
+for k in ${BENCH_CTXSW_KERNELS:-base rcu}; do
+	[[ " ${kernels[*]} " == *" $k "* ]] || continue
+	for ((r = 2; r <= cruns; r++)); do
+		stage "trace: $k: the SCHED_OTHER round trip alone, run $r of $cruns"
+		trace "$k" "trace-$k-ctxsw-$r" "repeat-$k-$r" "bench.trace_loops=$tloops" bench.trace_only=ctxsw
+	done
 done
 # First where the base's overhead over the reference goes, then each kernel against base.
 python3 "$TOP/scripts/bench/bench_trace.py" compare reference "$res/trace-reference" base "$res/trace-base" >"$res/trace.md"

@@ -26,6 +26,8 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench_trace  # noqa: E402
 
+# The kernel instructions of single loops (bench_trace.single_stats()).
+SINGLE = ('(single-median)', '(single-mode)', '(single-mode-share)', '(single-min)')
 BENCH = re.compile(r'guest: # BENCH (count|load)=(\S+) rep=(\d+) value=(\S+)(.*)$')
 EXTRA = re.compile(r'(\w+)=(\S+)')
 ORDER = ['base', 'patched', 'rcu', 'extra', 'reference']
@@ -51,10 +53,20 @@ def parse_dir(d):
         kernel = os.path.basename(os.path.dirname(tsv))[len('trace-'):]
         loop = os.path.basename(tsv)[len('functions-'):-len('.tsv')]
         fns = bench_trace.load(os.path.dirname(tsv), loop)
-        for f in ('(kernel)', '(user)', '(pmu-model)', '(kernel-loads)', '(kernel-stores)'):
+        for f in ('(kernel)', '(user)', '(pmu-model)', '(kernel-loads)', '(kernel-stores)') + SINGLE:
             if f in fns:
                 rows.append((kernel, 0, 'exact', f'{loop}:{f[1:-1]}', 0, fns[f]))
         rows.append((kernel, 0, 'exact', f'{loop}:kernel-steady', 0, bench_trace.steady(fns)))
+        # The same loop again in boots of its own (bench.sh: repeat-KERNEL-RUN/), run 1 being this one.
+        for rep in [os.path.dirname(tsv)] + sorted(glob.glob(os.path.join(d, f'repeat-{kernel}-*'))):
+            run = 1 if rep == os.path.dirname(tsv) else int(rep.rsplit('-', 1)[1])
+            if not os.path.exists(os.path.join(rep, f'functions-{loop}.tsv')):
+                continue
+            rf = bench_trace.load(rep, loop)
+            for f in ('(kernel)',) + SINGLE:
+                if f in rf:
+                    rows.append((kernel, run, 'repeat', f'{loop}:{f[1:-1]}', 0, rf[f]))
+            rows.append((kernel, run, 'repeat', f'{loop}:kernel-steady', 0, bench_trace.steady(rf)))
     for st in sorted(glob.glob(os.path.join(d, 'static-*.txt'))):
         for line in open(st):
             f = line.split()
@@ -165,6 +177,8 @@ COUNTS = [('kill', 'instructions per kill() call (SIGUSR1 ignored, tight loop)')
            '(two context switches, no fair scheduler)')]
 SIDES = {'kernel': 'kernel instructions',
          'kernel-steady': 'steady kernel instructions',
+         'single-median': 'median kernel instructions of single loops',
+         'single-mode': 'most common kernel instructions of single loops',
          'user': 'user instructions',
          'pmu-model': 'instructions the PMU sees (model, kernel and user)',
          'kernel-loads': 'kernel loads', 'kernel-stores': 'kernel stores'}
@@ -193,6 +207,43 @@ def against_reference(rows, ks, m, label, side='kernel'):
         else:
             share.append(f'{(b - over[k]) / b * 100:.0f}% ({b - over[k]:.1f} of {b:.1f})')
     out.append(f'| {first}: share of {ks[0]}\'s overhead removed | ' + ' | '.join(share) + f' | {blank} |')
+    return out
+
+
+def repeatability(rows, ks):
+    """The loops traced again in boots of their own: each figure per boot, its
+    spread, and each kernel against the first over all boots."""
+    out = []
+    loops = dict.fromkeys(r[3].split(':')[0] for r in rows if r[2] == 'repeat')
+    for loop in loops:
+        ksr = [k for k in ks if len({r[1] for r in rows if r[0] == k and r[2] == 'repeat' and r[3].startswith(loop + ':')}) > 1]
+        if not ksr:
+            continue
+        label = dict(COUNTS).get(loop, loop)
+        runs = sorted({r[1] for r in rows if r[2] == 'repeat'})
+        out += [f'#### Repeatability: {label}, traced in {len(runs)} boots', '',
+                '| kernel | figure | ' + ' | '.join(f'boot {i}' for i in runs) +
+                f' | spread (max-min) | mean | vs {ksr[0]} |', '|---|---|' + '---|' * len(runs) + '---|---|---|']
+        for side, name in (('kernel', 'kernel instructions (windows)'), ('kernel-steady', 'steady kernel instructions'),
+                           ('single-median', 'median of single loops'), ('single-mode', 'most common single loop'),
+                           ('single-mode-share', 'share of loops at the most common (%)')):
+            for k in ksr:
+                v = {run: values(rows, k, 'repeat', f'{loop}:{side}', run) for run in runs}
+                got = [x[0] for x in v.values() if x]
+                if not got:
+                    continue
+                mean = statistics.mean(got)
+                b = [x[0] for x in (values(rows, ksr[0], 'repeat', f'{loop}:{side}', run) for run in runs) if x]
+                vs = '' if k == ksr[0] or side.endswith('share') or not b else \
+                    f'{mean - statistics.mean(b):+.1f} ({(mean - statistics.mean(b)) / statistics.mean(b) * 100:+.2f}%)'
+                out.append(f'| {k} | {name} | ' + ' | '.join(fmt(v[run][0]) if v[run] else 'n/a' for run in runs) +
+                           f' | {max(got) - min(got):.1f} | {fmt(mean)} | {vs} |')
+        out += ['', 'Boot 1 is the trace of the table above; the others trace this loop alone '
+                '(bench.trace_only=, scripts/bench/bench.sh). A single loop is the kernel instructions between '
+                'two starts of the guest\'s loop (guest/trace.c\'s loop_mark()), both windows\' loops together '
+                '(bench_trace.single_stats()): the windows\' average moves with how often the fair scheduler '
+                'takes each of its paths, which its state at the start of a boot decides; the median and the most '
+                'common single loop do not.', '']
     return out
 
 
@@ -233,6 +284,7 @@ def table(rows, title):
                 'The model counts, of the same blocks, only those that leave by a direct jump to a block '
                 'on their own page: it reproduces the differences of the PMU figures below within a few '
                 'instructions (README, "What the PMU counts").', '']
+    out += repeatability(rows, ks)
     out += ['#### Deterministic: instructions counted by the guest PMU (1 vCPU), median (min-max)', '',
             'QEMU\'s TCG PMU counts only part of the instructions the guest runs (README, '
             '"What the PMU counts"): stable, but not an instruction count.', '', hdr, sep]

@@ -36,7 +36,7 @@ import socket
 import subprocess
 import sys
 
-START = re.compile(r'# BENCH trace-start=(\S+) loops=(\d+)')
+START = re.compile(r'# BENCH trace-start=(\S+) loops=(\d+)(?: mark=0x([0-9a-f]+))?')
 STOP = re.compile(r'# BENCH trace-stop=(\S+)')
 TRACE = re.compile(r'^Trace \d+: (\S+) \[[0-9a-f]+/([0-9a-f]+)/')
 # QEMU logs a block before it runs it; these lines say the last one did not
@@ -119,7 +119,7 @@ def run(out, qemu):
                 line = raw.decode(errors='replace')
                 m = START.search(line)
                 if m:
-                    windows.append((m[1], m[2]))
+                    windows.append((m[1], m[2], m[3] or '-'))
                     hmp(mon, f'logfile {os.path.join(out, f"exec-{m[1]}-{m[2]}.log")}')
                     hmp(mon, 'log exec,nochain,in_asm')
                     ready(p)
@@ -132,7 +132,7 @@ def run(out, qemu):
             p.kill()
             p.wait()
     with open(os.path.join(out, 'windows.tsv'), 'w') as f:
-        f.writelines(f'{k}\t{n}\n' for k, n in windows)
+        f.writelines('\t'.join(w) + '\n' for w in windows)
     if not windows:
         die(f'no trace marker on the console ({out}/console.log)')
     if 'GUEST-DONE' not in open(os.path.join(out, 'console.log'), errors='replace').read():
@@ -163,8 +163,12 @@ def count(out, nm, vmlinux):
     # fallback: for a block translated just before the log was switched off,
     # whose list and first run fall into different windows. Blocks
     # translated in one window run again in later ones: one pass, in order.
-    blocks_of, by_pc, per = {}, {}, {}
-    for loop, n in windows:
+    blocks_of, by_pc, per, single = {}, {}, {}, collections.defaultdict(list)
+    for loop, n, *mk in windows:
+        # Each loop alone: the kernel instructions between two runs of the
+        # guest's loop_mark() (its address in the start marker).
+        mark = int(mk[0], 16) if mk and mk[0] != '-' else None
+        seg = seg_undo = None
         c = collections.Counter()
         blocks = unknown = pending = loads = stores = 0
         first = last = undo = None
@@ -193,6 +197,8 @@ def count(out, nm, vmlinux):
                         for k, v in undo.items():
                             c[k] -= v
                         undo = None
+                    if seg is not None:
+                        seg, seg_undo = seg - (seg_undo or 0), 0
                     prev = None
                     continue
                 m = TRACE.match(line)
@@ -205,6 +211,10 @@ def count(out, nm, vmlinux):
                         blocks_of[m[1]] = by_pc[first]
                     pending = 0
                 blocks += 1
+                if pc == mark:
+                    if seg is not None:
+                        single[loop].append(seg)
+                    seg = seg_undo = 0
                 blk = blocks_of.get(m[1]) or by_pc.get(pc)
                 if not blk:
                     unknown += 1
@@ -216,6 +226,9 @@ def count(out, nm, vmlinux):
                 undo = {fn: blk[0]}
                 if pc >= KERNEL:
                     undo.update({'(kernel-loads)': blk[2], '(kernel-stores)': blk[3]})
+                if seg is not None:
+                    seg_undo = blk[0] if pc >= KERNEL else 0
+                    seg += seg_undo
                 # The PMU model (README): a block counts when it left by a
                 # direct jump (or fell through) to a block on its own page.
                 if prev and prev[0][1] and prev[1] >> 12 == pc >> 12:
@@ -230,7 +243,7 @@ def count(out, nm, vmlinux):
         if unknown > blocks / 1000:
             die(f'{out}/exec-{loop}-{n}.log: {unknown} of {blocks} blocks ran without their instructions logged')
         per[loop, int(n)] = c
-    for loop in dict.fromkeys(k for k, _ in windows):
+    for loop in dict.fromkeys(w[0] for w in windows):
         ns = sorted(n for k, n in per if k == loop)
         if len(ns) != 2 or ns[1] != 2 * ns[0]:
             die(f'{out}: loop {loop}: windows of {ns} loops, not N and 2N')
@@ -240,9 +253,29 @@ def count(out, nm, vmlinux):
         with open(os.path.join(out, f'functions-{loop}.tsv'), 'w') as f:
             f.write(f'# {loop}: instructions per loop, ({ns[1]}-loop window - {n}-loop window) / {n}\n')
             f.write(f'(kernel)\t{kern:.2f}\n')
+            for k, v in single_stats(single[loop]).items():
+                f.write(f'({k})\t{v:.2f}\n')
             for fn, v in sorted(d.items(), key=lambda x: -abs(x[1])):
                 if abs(v) >= 0.005 or fn.startswith('('):
                     f.write(f'{fn}\t{v:.2f}\n')
+        if single[loop]:
+            with open(os.path.join(out, f'single-{loop}.tsv'), 'w') as f:
+                f.write(f'# {loop}: kernel instructions of single loops, the 20 most common counts: count, loops\n')
+                for v, k in collections.Counter(single[loop]).most_common(20):
+                    f.write(f'{v}\t{k}\n')
+
+
+def single_stats(xs):
+    """The kernel instructions of single loops (both windows): their median,
+    the lowest, and the most common count with its share of the loops.
+    Where the fair scheduler's state picks one of several paths per loop, the
+    windows' average moves with the mix from run to run; these do not."""
+    if len(xs) < 10:
+        return {}
+    xs = sorted(xs)
+    mode, k = collections.Counter(xs).most_common(1)[0]
+    return {'single-median': xs[len(xs) // 2], 'single-min': xs[0], 'single-mode': mode,
+            'single-mode-share': 100.0 * k / len(xs), 'single-loops': len(xs)}
 
 
 def load(d, loop):
