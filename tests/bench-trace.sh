@@ -8,7 +8,9 @@
 # their instructions listed must be refused. Single loops (the guest's mark
 # block M before each): loops of f+g (7) and, every third, f+g+g (9), with
 # an undone block in one loop, must give a median and mode of 7, a minimum of 7,
-# 12 loops of 7 and 4 of 9 (the last loop of a window has no mark after it).
+# 12 loops of 7 and 4 of 9 (the last loop of a window has no mark after it),
+# with a mark logged but not run (first and fourth loop) ending no loop; a
+# window whose mark ran once too often must be refused.
 . "$(dirname "$0")/../scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -81,6 +83,8 @@ for n in 6 12; do
 			((i % 3 != 2)) || printf '%s\n' "$G"
 			# Logged, not run: must not count in this loop.
 			((i != 1)) || printf '%s\nStopped execution of TB chain before 0x7f0000001000 [c000000000001000] f\n' "$F"
+			# A mark logged, not run: no loop ends there (and a first one starts none).
+			((i != 3 && i != 0)) || printf '%s\nStopped execution of TB chain before 0x7f0000003000 [0000000010000100] m\n' "$M"
 		done
 	} >"$tmp/single/exec-loop-$n.log"
 done
@@ -91,4 +95,13 @@ expect "$tmp/single/functions-loop.tsv" $'(single-min)\t7.00'
 expect "$tmp/single/functions-loop.tsv" $'(single-loops)\t16.00'
 expect "$tmp/single/single-loop.tsv" $'7\t12'
 expect "$tmp/single/single-loop.tsv" $'9\t4'
+# One mark more than loops (a stray run of loop_mark()): refused.
+printf '%s\n' "$M" >>"$tmp/single/exec-loop-12.log"
+if python3 "$TOP/scripts/bench/bench_trace.py" count "$tmp/single" "$tmp/nm" /dev/null 2>"$tmp/err"; then
+	echo "FAIL: a window with 13 marks for 12 loops was counted"; fail=1
+elif grep -q 'loop mark ran 13 times in 12 loops' "$tmp/err"; then
+	echo "ok: refused: $(cat "$tmp/err")"
+else
+	echo "FAIL: refused for another reason: $(cat "$tmp/err")"; fail=1
+fi
 exit $fail

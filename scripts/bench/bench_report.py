@@ -58,7 +58,9 @@ def parse_dir(d):
                 rows.append((kernel, 0, 'exact', f'{loop}:{f[1:-1]}', 0, fns[f]))
         rows.append((kernel, 0, 'exact', f'{loop}:kernel-steady', 0, bench_trace.steady(fns)))
         # The same loop again in boots of its own (bench.sh: repeat-KERNEL-RUN/), run 1 being this one.
-        for rep in [os.path.dirname(tsv)] + sorted(glob.glob(os.path.join(d, f'repeat-{kernel}-*'))):
+        reps = [r for r in glob.glob(os.path.join(d, f'repeat-{kernel}-*'))
+                if re.fullmatch(rf'repeat-{re.escape(kernel)}-\d+', os.path.basename(r))]
+        for rep in [os.path.dirname(tsv)] + sorted(reps):
             run = 1 if rep == os.path.dirname(tsv) else int(rep.rsplit('-', 1)[1])
             if not os.path.exists(os.path.join(rep, f'functions-{loop}.tsv')):
                 continue

@@ -168,7 +168,8 @@ def count(out, nm, vmlinux):
         # Each loop alone: the kernel instructions between two runs of the
         # guest's loop_mark() (its address in the start marker).
         mark = int(mk[0], 16) if mk and mk[0] != '-' else None
-        seg = seg_undo = None
+        seg = seg_undo = reopen = None
+        marks = 0
         c = collections.Counter()
         blocks = unknown = pending = loads = stores = 0
         first = last = undo = None
@@ -197,8 +198,12 @@ def count(out, nm, vmlinux):
                         for k, v in undo.items():
                             c[k] -= v
                         undo = None
-                    if seg is not None:
-                        seg, seg_undo = seg - (seg_undo or 0), 0
+                    if reopen is not None:	# the mark itself did not run: its loop goes on
+                        marks -= 1
+                        seg = None if reopen is False else single[loop].pop()
+                    elif seg is not None:
+                        seg = seg - (seg_undo or 0)
+                    seg_undo, reopen = 0, None
                     prev = None
                     continue
                 m = TRACE.match(line)
@@ -211,14 +216,19 @@ def count(out, nm, vmlinux):
                         blocks_of[m[1]] = by_pc[first]
                     pending = 0
                 blocks += 1
+                reopen = None
                 if pc == mark:
+                    marks += 1
+                    # What an undone mark gives back: the loop it closed (False: none).
+                    reopen = False if seg is None else seg
                     if seg is not None:
                         single[loop].append(seg)
                     seg = seg_undo = 0
                 blk = blocks_of.get(m[1]) or by_pc.get(pc)
                 if not blk:
                     unknown += 1
-                    prev = None
+                    prev = undo = None
+                    seg_undo = 0
                     continue
                 blocks_of[m[1]] = blk
                 i = bisect.bisect_right(addrs, pc) - 1
@@ -242,6 +252,8 @@ def count(out, nm, vmlinux):
             die(f'{out}/exec-{loop}-{n}.log: no block logged: did the monitor switch the log?')
         if unknown > blocks / 1000:
             die(f'{out}/exec-{loop}-{n}.log: {unknown} of {blocks} blocks ran without their instructions logged')
+        if mark is not None and marks != int(n):
+            die(f'{out}/exec-{loop}-{n}.log: the guest\'s loop mark ran {marks} times in {n} loops')
         per[loop, int(n)] = c
     for loop in dict.fromkeys(w[0] for w in windows):
         ns = sorted(n for k, n in per if k == loop)
