@@ -244,8 +244,9 @@ def repeatability(rows, ks):
                 '(bench.trace_only=, scripts/bench/bench.sh). A single loop is the kernel instructions between '
                 'two starts of the guest\'s loop (guest/trace.c\'s loop_mark()), both windows\' loops together '
                 '(bench_trace.single_stats()): the windows\' average moves with how often the fair scheduler '
-                'takes each of its paths, which its state at the start of a boot decides; the median and the most '
-                'common single loop do not.', '']
+                'takes each of its paths, which differs by kernel (under -icount its instructions are its clock) '
+                'and with what ran before in the boot; the median and the most common single loop, one path\'s '
+                'count, do not.', '']
     return out
 
 
