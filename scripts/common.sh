@@ -24,12 +24,32 @@ export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 # Depend mode: a miss compiles once instead of preprocessing first for the hash
 # (kbuild passes -Wp,-MMD): about 20% off a cold kernel build here.
 export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
+# Paths under build/ are hashed relative to the compiler's directory, and that
+# directory itself is not hashed: a tree and its output folder laid out alike
+# (build/linux and build/out/T; build/bisect/linux and build/bisect/out/T; the
+# same in another checkout) share their objects. The price: a hit's debug
+# info may name the other folder (DW_AT_comp_dir); nothing here reads it.
+export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$BUILD}
+export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 
 # shellcheck source=../kernel/base.env
 . "$TOP/kernel/base.env"
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
+# The cache's hit and miss counters, 'HITS MISSES' (0 0 without ccache);
+# ccache_since H M: what they moved by since, as 'ccache H hits, M misses (P%)'.
+# They are the cache's, so a build in another checkout at the same time counts.
+ccache_counts() {
+	{ ccache --print-stats 2>/dev/null || true; } |
+		awk -F'\t' '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m += $2 } END { print h + 0, m + 0 }'
+}
+ccache_since() {
+	local h m
+	read -r h m < <(ccache_counts)
+	h=$((h - $1)) m=$((m - $2))
+	echo "ccache $h hits, $m misses ($((h + m ? 100 * h / (h + m) : 0))%)"
+}
 need() { command -v "$1" >/dev/null 2>&1 || die "'$1' not found: run 'make deps'"; }
 
 # The Debian mirror this machine already uses, read from its own apt sources,

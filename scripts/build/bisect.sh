@@ -3,9 +3,13 @@
 # (series-rcu/), patches 1..k, k = 1..N, must build,
 # for each target given (default: ppc64le ppc32), and its bpf_experimental.h must
 # pass scripts/check/bpf-header.sh, judged by that prefix's own kernel. Works in its
-# own work tree (build/bisect-tree, detached HEAD) and output folders
-# build/out/bisect-TARGET; stops at the first patch that breaks a build or the
-# bpf header check and names it.
+# own work tree (build/bisect/linux, detached HEAD) and output folders
+# build/bisect/out/TARGET: laid out as build/linux and build/out/TARGET, so that
+# ccache (CCACHE_BASEDIR, scripts/common.sh) shares objects between the two. A
+# prefix whose patch touches only files no kernel build reads (Documentation/,
+# tools/testing/selftests/) is the previous prefix's build: not built again.
+# Stops at the first patch that breaks a build or the bpf header check and
+# names it.
 # Usage: bisect.sh [TARGET...]   (BISECT_FROM=k skips the builds of prefixes < k;
 # the bpf header check, which builds nothing, runs at every prefix)
 . "$(dirname "$0")/../common.sh"
@@ -23,7 +27,7 @@ if [ "$n" = 0 ]; then
 	exit 0
 fi
 if [ "$from" -lt 1 ] || [ "$from" -gt "$n" ]; then die "bisect: BISECT_FROM=$from: the series has patches 1..$n"; fi
-tree=$BUILD/bisect-tree
+tree=$BUILD/bisect/linux
 logs=$BUILD/logs/bisect
 mkdir -p "$logs"
 build_lock
@@ -35,7 +39,14 @@ fi
 git -C "$tree" checkout -q -f --detach base
 git -C "$tree" clean -q -f -d -x
 
-k=0
+# Whether a patch touches only files that no build of the kernel reads.
+builds_nothing() {
+	local paths
+	paths=$(awk '/^diff --git / { print substr($3, 3) }' "$1")
+	[ -n "$paths" ] && ! grep -qvE '^(Documentation|tools/testing/selftests)/' <<<"$paths"
+}
+
+k=0 built=
 for p in "${patches[@]}"; do
 	k=$((k + 1)) name=$(patch_label "$p")
 	if ! msg=$(git -C "$tree" am -q "$p" 2>&1); then
@@ -52,11 +63,16 @@ for p in "${patches[@]}"; do
 	fi
 	say "bisect: [$k/$n] $name: bpf header ok: $(sed -n 's/^bpf-header: bpfel: //p' "$log")"
 	[ "$k" -ge "$from" ] || continue
+	if [ -n "$built" ] && builds_nothing "$p"; then
+		say "bisect: [$k/$n] $name: touches only Documentation/ and tools/testing/selftests/: builds as prefix $((k - 1)) did"
+		continue
+	fi
+	built=1
 	for t in "${targets[@]}"; do
 		log=$logs/$(printf '%04d' "$k")-$t.log
 		say "bisect: [$k/$n] $name: building $t"
 		start=$SECONDS
-		if ! OUT=$BUILD/out/bisect-$t "$TOP/scripts/build/build.sh" "$t" "$tree" >"$log" 2>&1; then
+		if ! OUT=$BUILD/bisect/out/$t "$TOP/scripts/build/build.sh" "$t" "$tree" >"$log" 2>&1; then
 			sed -n '/---- build: .* the last compiler errors ----/,$p' "$log" >&2
 			die "bisect: patch $k/$n $name breaks the $t build (log: $log)"
 		fi

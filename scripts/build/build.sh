@@ -45,6 +45,7 @@ what=${GOALS:-vmlinux}
 [ -n "${GOALS:-}" ] || ! grep -qx 'CONFIG_MODULES=y' "$OUT/.config" || what="vmlinux modules"
 say "build: $target: make $what -j$JOBS ($(git -C "$tree" describe --always --tags 2>/dev/null) in $tree -> $OUT, log: $log)"
 start=$SECONDS
+read -r hits misses < <(ccache_counts)
 # shellcheck disable=SC2086 # the make goals are words
 if ! make -C "$tree" O="$OUT" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="$T_CC" \
 	-j"$JOBS" ${KEEP_GOING:+-k -Otarget} $what 2>&1 | tee "$log"; then
@@ -54,8 +55,8 @@ if ! make -C "$tree" O="$OUT" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="$T_CC"
 	die "build: $target failed after $((SECONDS - start)) s (tree $tree, log $log)"
 fi
 if [ -n "${GOALS:-}" ]; then
-	say "build: $target: $what ok in $((SECONDS - start)) s"
+	say "build: $target: $what ok in $((SECONDS - start)) s, $(ccache_since "$hits" "$misses")"
 	exit 0
 fi
 [ -s "$OUT/vmlinux" ] || die "build: $target: make succeeded but $OUT/vmlinux is missing"
-say "build: $target ok in $((SECONDS - start)) s: $OUT/vmlinux ($(du -h "$OUT/vmlinux" | cut -f1))"
+say "build: $target ok in $((SECONDS - start)) s, $(ccache_since "$hits" "$misses"): $OUT/vmlinux ($(du -h "$OUT/vmlinux" | cut -f1))"

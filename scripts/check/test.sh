@@ -94,6 +94,7 @@ echo "# started: $started"
 echo "# plan: $suite ${plan[*]}"
 echo "1..$n"
 passed=0 failed=0 stopped='' begin=$SECONDS notes=()
+read -r hits0 misses0 < <(ccache_counts)
 
 # The results of a KTAP check's log (its last 'KTAP version 1' block): prints
 # them indented as subtests, counts them into passed/failed, keeps skipped and
@@ -137,31 +138,36 @@ for i in "${!names[@]}"; do
 	log=$LOGS/$name.log
 	echo "# $name: ${cmds[i]}"
 	start=$SECONDS
+	read -r h0 m0 < <(ccache_counts)
 	rc=0
 	(cd "$TOP" && bash -c "${cmds[i]}") >"$log" 2>&1 </dev/null || rc=$?
+	# The time, and the compiler cache's hits and misses where it compiled.
+	took="$((SECONDS - start)) s"
+	cc=$(ccache_since "$h0" "$m0")
+	[[ $cc == "ccache 0 hits, 0 misses"* ]] || took="$took, $cc"
 	if [ -n "${ktap[i]:-}" ]; then
 		if ktap_results "$name" "$log" "$rc" >"$log.results"; then
 			cat "$log.results"
-			echo "ok $k - $name # $((SECONDS - start)) s"
+			echo "ok $k - $name # $took"
 		else
 			cat "$log.results"
-			echo "not ok $k - $name # $((SECONDS - start)) s"
+			echo "not ok $k - $name # $took"
 			tail -n 40 "$log" | sed 's/^/#   /'
 			echo "# log: $log"
 			[ -z "${gates[i]}" ] || stopped=$name
 		fi
 	elif [ "$rc" = 0 ]; then
-		echo "ok $k - $name # $((SECONDS - start)) s"
+		echo "ok $k - $name # $took"
 		passed=$((passed + 1))
 	else
-		echo "not ok $k - $name # $((SECONDS - start)) s"
+		echo "not ok $k - $name # $took"
 		tail -n 25 "$log" | sed 's/^/#   /'
 		echo "# log: $log"
 		failed=$((failed + 1))
 		[ -z "${gates[i]}" ] || stopped=$name
 	fi
 done
-echo "# suite $suite: $((SECONDS - begin)) s"
+echo "# suite $suite: $((SECONDS - begin)) s, $(ccache_since "$hits0" "$misses0")"
 for note in "${notes[@]}"; do echo "# $note"; done
 # A run whose code changed under it ran on no one revision: make report refuses it.
 if [ -n "${save:-}" ] && [ "$(stamp_id || true)" != "$id" ]; then
