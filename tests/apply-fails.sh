@@ -33,6 +33,23 @@ mv "$T/top"/*.patch "$SERIES/"
 pass "a series on top applies after the first, marked by branch $SERIES_BRANCH-preempt; its bad patch is named with its folder"
 "$TOP/scripts/setup/apply.sh" >/dev/null 2>&1 || fail "the series does not apply again"
 
+# The same patches again onto a clean tree: left alone, no file re-dated; a
+# changed file, a stray file or a commit on the branch: applied again.
+f=$LINUX/arch/powerpc/kernel/irq_64.c
+head=$(git -C "$LINUX" rev-parse HEAD) when=$(stat -c %y "$f")
+"$TOP/scripts/setup/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "a second apply failed"; }
+expect_line "already holds these $m patches on base, clean: left as it is"
+[ "$(git -C "$LINUX" rev-parse HEAD)" = "$head" ] && [ "$(stat -c %y "$f")" = "$when" ] ||
+	fail "a second apply of the same patches changed the tree"
+for change in "echo '/* changed */' >>$f" ": >$LINUX/stray.c" "git -C $LINUX commit -q --allow-empty -m extra"; do
+	bash -c "$change"
+	"$TOP/scripts/setup/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "apply after '$change' failed"; }
+	expect_line "reset to base$"
+	[ -z "$(git -C "$LINUX" status --porcelain --ignored)" ] && [ "$(git -C "$LINUX" rev-parse "HEAD^{tree}")" = "$(git -C "$LINUX" rev-parse "$head^{tree}")" ] ||
+		fail "apply after '$change' did not give back the series' tree"
+done
+pass "the same patches on a clean tree are left alone; a changed file, a stray file, a commit: applied again"
+
 # APPLY_ONTO (make bench's EXTRA_ON): the last two patches alone onto the
 # commit before them give the same tree; a commit that is not there stops it.
 mkdir -p "$T/onto"

@@ -19,7 +19,9 @@ field() { sed -nE "s/^$1: *//p" "$patch" | sed -n 1p; }
 caught=$(field Caught-by) still=$(field Still-ok) args=$(field Boot-args) test=$(field Test)
 [ -n "$caught" ] || fail "$patch has no 'Caught-by:' line"
 tree=$BUILD/negative/linux
-out=$BUILD/negative/out
+# Laid out as build/linux and build/out/guest-le: ccache shares every object
+# but the broken one (CCACHE_BASEDIR, scripts/common.sh).
+out=$BUILD/negative/out/guest-le
 
 need_tree "$LINUX"
 git -C "$LINUX" rev-parse -q --verify "$ref^{commit}" >/dev/null || fail "no branch or commit '$ref' in $LINUX: run 'make apply'"

@@ -13,12 +13,16 @@
 # MONITOR_AT=regex: once the console matches it, send MONITOR_CMD (default
 # 'nmi', a system reset on every CPU) to QEMU's monitor (kdump by a reset);
 # the boot fails if it was never sent.
+# BOOT_SILENCE=N: a console silent for N s is a hang: QEMU is stopped as on the
+# timeout (a known hang is told the same way), not waited on up to the end.
 . "$(dirname "$0")/../common.sh"
 
 target=${1:?usage: boot.sh TARGET [KERNEL-ARGS...|shell]}
 shift
 target_info "$target"
 [ -z "${MONITOR_AT:-}" ] || [ -z "${TRACE:-}" ] || die "boot: MONITOR_AT= does not go with TRACE="
+[ -z "${BOOT_SILENCE:-}" ] || [ -z "${TRACE:-}" ] || die "boot: BOOT_SILENCE= does not go with TRACE="
+[[ ${BOOT_SILENCE:-1} =~ ^[1-9][0-9]*$ ]] || die "boot: BOOT_SILENCE=$BOOT_SILENCE is no number of seconds"
 if [ -n "${MONITOR_AT:-}" ]; then
 	grep -qE -- "$MONITOR_AT" </dev/null && r=0 || r=$?
 	[ "$r" != 2 ] || die "boot: MONITOR_AT=$MONITOR_AT is not an extended regex"
@@ -64,7 +68,7 @@ say "boot: $target ($(git -C "$(readlink -f "$OUT/source" 2>/dev/null || echo "$
 say "boot: ${qemu[*]}"
 say "boot: console: $log (timeout ${BOOT_TIMEOUT} s)"
 start=$SECONDS
-rc=0
+rc=0 silent=
 if [ -n "${TRACE:-}" ]; then
 	# timeout signals its whole process group: QEMU, the runner's child, too.
 	timeout -k 10 "$BOOT_TIMEOUT" python3 "$TOP/scripts/bench/bench_trace.py" run "$TRACE" "${qemu[@]}" -icount shift=0 || rc=$?
@@ -79,7 +83,16 @@ else
 	"${qemu[@]}" -serial mon:stdio -monitor "unix:$mon,server=on,wait=off" </dev/null >"$log" 2>&1 &
 	qpid=$!
 	trap '[ -z "${qpid:-}" ] || kill -9 "$qpid" 2>/dev/null || true' EXIT
+	size=0 spoke=$SECONDS
 	while kill -0 "$qpid" 2>/dev/null && [ $((SECONDS - start)) -lt "$BOOT_TIMEOUT" ]; do
+		if [ -n "${BOOT_SILENCE:-}" ]; then
+			now=$(stat -c %s "$log")
+			[ "$now" = "$size" ] || { size=$now spoke=$SECONDS; }
+			if [ $((SECONDS - spoke)) -ge "$BOOT_SILENCE" ]; then
+				silent=1
+				break
+			fi
+		fi
 		if [ -n "$monitor_at" ] && [ -z "$sent" ] && grep -qE -- "$monitor_at" "$log"; then
 			# Once: the guest asked for it (kdump by a system reset: 'nmi').
 			if python3 "$TOP/scripts/bench/bench_trace.py" send "$mon" "$monitor_cmd" >"$BUILD/logs/monitor-$name.txt" 2>&1; then
@@ -109,7 +122,11 @@ else
 fi
 say "boot: QEMU exited with status $rc after $((SECONDS - start)) s"
 if [ "$rc" = 124 ]; then
-	echo "# boot: TIMEOUT: QEMU killed after $BOOT_TIMEOUT s" | tee -a "$log"
+	if [ -n "$silent" ]; then
+		echo "# boot: TIMEOUT: QEMU killed after $((SECONDS - start)) s, its console silent for $BOOT_SILENCE s (BOOT_SILENCE)" | tee -a "$log"
+	else
+		echo "# boot: TIMEOUT: QEMU killed after $BOOT_TIMEOUT s" | tee -a "$log"
+	fi
 	if [ -s "${regs:-}" ]; then
 		echo "# boot: where the vCPUs were when it was killed (all registers: $regs):" | tee -a "$log"
 		tee -a "$log" <"$regs.where"
