@@ -43,7 +43,10 @@ grep -q "^# demo on $id: whole, 4 passed, 0 failed" "$sum" || fail "the summary'
 grep -qE '^\| plain \| ok \| \[demo-part-' "$sum" || fail "'plain' is not taken from the newest part"
 grep -qE '^\| boot \| ok \(2 passed, 0 failed, 1 known base failures\)' "$sum" || fail "the KTAP check is not counted as test.sh counts it"
 grep -q "$id/summary-demo.md" "$T/results/README.md" || fail "the index does not list the summary"
-pass "parts of one revision merge, check by check, into a summary and the index"
+grep -qE '^\| plain \| ok \| \[demo-part-[^]]*\]\([^)]*\) \| [0-9]+ s(, ccache [^|]*)? \|' "$sum" || fail "the summary does not give the check's time"
+grep -qE '^Parts: .*\(started [0-9TZ]+, project [0-9a-f]+; [0-9]+ s, ccache [0-9]+ hits, [0-9]+ misses' "$sum" ||
+	fail "the summary does not give each part's time and ccache counts"
+pass "parts of one revision merge, check by check, into a summary (with times) and the index"
 
 # 3. Parts with different stamps are refused, and both are named.
 other=$T/results/rev-000000000000

@@ -32,7 +32,8 @@ def parse(path):
     line counts only with the next number, so no log tail quoted in the
     output can pass for a result."""
     part = {"path": path, "name": os.path.basename(path), "stamp": {}, "suite": None,
-            "plan": [], "started": "", "checks": {}, "closed": None, "changed": None}
+            "plan": [], "started": "", "checks": {}, "closed": None, "changed": None,
+            "took": ""}
     current, head, k = None, True, 0
     with open(path, encoding="utf-8", errors="replace", newline="\n") as f:
         for line in f:
@@ -63,6 +64,9 @@ def parse(path):
                 part["checks"][m.group(3)] = c
                 current = None
                 continue
+            m = re.match(r"# suite \S+: (\d+ s.*)$", line)
+            if m:
+                part["took"] = m.group(1)
             m = re.match(r"# stamp: changed-during-run (\S+)$", line)
             if m:
                 part["changed"] = m.group(1)
@@ -126,7 +130,7 @@ def merge(parts):
     for name in parts[0]["plan"]:
         ran = [p for p in parts if name in p["checks"]]
         if not ran:
-            rows.append((name, "not run", "", ""))
+            rows.append((name, "not run", "", "", ""))
             continue
         last = ran[-1]
         c = last["checks"][name]
@@ -139,7 +143,8 @@ def merge(parts):
                 (f", {cnt[2]} known base failures" if cnt[2] else "") + \
                 (f", {cnt[3]} skipped" if cnt[3] else "") + ")"
         note = "failed earlier in " + ", ".join(earlier) if earlier else ""
-        rows.append((name, res, last["name"], note))
+        took = re.match(r"(\d+ s(?:, ccache .*)?)$", c["note"])
+        rows.append((name, res, last["name"], took.group(1) if took else "", note))
     return {"id": parts[0]["stamp"]["id"], "suite": parts[0]["suite"], "parts": parts,
             "incomplete": incomplete,
             "rows": rows, "total": tot,
@@ -156,13 +161,14 @@ def render(s):
     out += [f"- {k}: {v}" for k, v in p0["stamp"].items() if k != "clang" or v != "not installed"]
     out += ["", "Parts: " + ", ".join(
         f"[`{p['name']}`]({p['name']}) (started {p['started'] or '?'}, project "
-        f"{p['stamp'].get('project', '?').split()[0][:12]})" for p in s["parts"]), ""]
+        f"{p['stamp'].get('project', '?').split()[0][:12]}" + (f"; {p['took']}" if p["took"] else "") + ")"
+        for p in s["parts"]), ""]
     if s["incomplete"]:
         out += ["Not finished, not counted: " + ", ".join(f"`{p['name']}`" for p in s["incomplete"]), ""]
     if s["total"][2]:
         out += [f"Known base failures (not counted): {s['total'][2]}.", ""]
-    out += ["| check | result | in | note |", "|---|---|---|---|"]
-    out += [f"| {n} | {r} | {f'[{f}]({f})' if f else ''} | {note} |" for n, r, f, note in s["rows"]]
+    out += ["| check | result | in | time | note |", "|---|---|---|---|---|"]
+    out += [f"| {n} | {r} | {f'[{f}]({f})' if f else ''} | {t} | {note} |" for n, r, f, t, note in s["rows"]]
     out += ["", f"{s['total'][0]} passed, {s['total'][1]} failed"]
     return "\n".join(out) + "\n"
 
