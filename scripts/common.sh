@@ -22,8 +22,11 @@ JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/paca-preempt/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
 # Depend mode: a miss compiles once instead of preprocessing first for the hash
-# (kbuild passes -Wp,-MMD): about 20% off a cold kernel build here.
-export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
+# (kbuild passes -Wp,-MMD): about 20% off a cold kernel build here. Always on:
+# the base directory below needs it (without it the compiler is handed
+# relative paths, and __FILE__ in a splat reads ../../linux/kernel/...).
+export CCACHE_DEPEND=1
+unset CCACHE_NODEPEND
 # Paths under build/ are hashed relative to the compiler's directory, and that
 # directory itself is not hashed: a tree and its output folder laid out alike
 # (build/linux and build/out/T; build/bisect/linux and build/bisect/out/T; the
@@ -37,12 +40,20 @@ export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 
 say() { printf '==> %s\n' "$*" >&2; }
 die() { printf 'ERROR: %s\n' "$*" >&2; exit 1; }
-# The cache's hit and miss counters, 'HITS MISSES' (0 0 without ccache);
-# ccache_since H M: what they moved by since, as 'ccache H hits, M misses (P%)'.
-# They are the cache's, so a build in another checkout at the same time counts.
+# This run's compiler cache hits and misses, 'HITS MISSES', from its own stats
+# log (CCACHE_STATSLOG: test.sh sets one per suite run, build.sh one per build
+# when run alone), so that another checkout's builds do not count; ccache_since
+# H M: what they moved by since, as 'ccache H hits, M misses (P%)'.
+ccache_stats_log() { # FILE: start a stats log for this run and its children
+	export CCACHE_STATSLOG=$1
+	mkdir -p "$(dirname "$1")" && : >"$1"
+}
 ccache_counts() {
-	{ ccache --print-stats 2>/dev/null || true; } |
-		awk -F'\t' '$1 ~ /^(direct|preprocessed)_cache_hit$/ { h += $2 } $1 == "cache_miss" { m += $2 } END { print h + 0, m + 0 }'
+	if [ -n "${CCACHE_STATSLOG:-}" ] && [ -f "$CCACHE_STATSLOG" ]; then
+		awk '/^(direct|preprocessed)_cache_hit$/ { h++ } $0 == "cache_miss" { m++ } END { print h + 0, m + 0 }' "$CCACHE_STATSLOG"
+	else
+		echo 0 0
+	fi
 }
 ccache_since() {
 	local h m

@@ -41,14 +41,15 @@ head=$(git -C "$LINUX" rev-parse HEAD) when=$(stat -c %y "$f")
 expect_line "already holds these $m patches on base, clean: left as it is"
 [ "$(git -C "$LINUX" rev-parse HEAD)" = "$head" ] && [ "$(stat -c %y "$f")" = "$when" ] ||
 	fail "a second apply of the same patches changed the tree"
-for change in "echo '/* changed */' >>$f" ": >$LINUX/stray.c" "git -C $LINUX commit -q --allow-empty -m extra"; do
+for change in "echo '/* changed */' >>$f" ": >$LINUX/stray.c" "git -C $LINUX commit -q --allow-empty -m extra" \
+	"sed -i '0,/^Subject: /s//Subject: changed /' ${all[0]}" "git -C $LINUX branch -f $SERIES_BRANCH-preempt HEAD~1"; do
 	bash -c "$change"
 	"$TOP/scripts/setup/apply.sh" >"$T/out" 2>&1 || { cat "$T/out"; fail "apply after '$change' failed"; }
 	expect_line "reset to base$"
 	[ -z "$(git -C "$LINUX" status --porcelain --ignored)" ] && [ "$(git -C "$LINUX" rev-parse "HEAD^{tree}")" = "$(git -C "$LINUX" rev-parse "$head^{tree}")" ] ||
 		fail "apply after '$change' did not give back the series' tree"
 done
-pass "the same patches on a clean tree are left alone; a changed file, a stray file, a commit: applied again"
+pass "the same patches on a clean tree are left alone; a changed file, a stray file, a commit, a changed patch, a moved branch: applied again"
 
 # APPLY_ONTO (make bench's EXTRA_ON): the last two patches alone onto the
 # commit before them give the same tree; a commit that is not there stops it.

@@ -22,6 +22,8 @@ tree=$BUILD/negative/linux
 # Laid out as build/linux and build/out/guest-le: ccache shares every object
 # but the broken one (CCACHE_BASEDIR, scripts/common.sh).
 out=$BUILD/negative/out/guest-le
+# The layout before: a build right in build/negative/out.
+[ ! -e "$BUILD/negative/out/.config" ] || rm -rf "$BUILD/negative/out"
 
 need_tree "$LINUX"
 git -C "$LINUX" rev-parse -q --verify "$ref^{commit}" >/dev/null || fail "no branch or commit '$ref' in $LINUX: run 'make apply'"

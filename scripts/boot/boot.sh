@@ -89,7 +89,7 @@ else
 			now=$(stat -c %s "$log")
 			[ "$now" = "$size" ] || { size=$now spoke=$SECONDS; }
 			if [ $((SECONDS - spoke)) -ge "$BOOT_SILENCE" ]; then
-				silent=1
+				silent=$((SECONDS - start))
 				break
 			fi
 		fi
@@ -123,7 +123,7 @@ fi
 say "boot: QEMU exited with status $rc after $((SECONDS - start)) s"
 if [ "$rc" = 124 ]; then
 	if [ -n "$silent" ]; then
-		echo "# boot: TIMEOUT: QEMU killed after $((SECONDS - start)) s, its console silent for $BOOT_SILENCE s (BOOT_SILENCE)" | tee -a "$log"
+		echo "# boot: TIMEOUT: QEMU killed after $silent s, its console silent for $BOOT_SILENCE s (BOOT_SILENCE)" | tee -a "$log"
 	else
 		echo "# boot: TIMEOUT: QEMU killed after $BOOT_TIMEOUT s" | tee -a "$log"
 	fi

@@ -31,6 +31,13 @@ tree=$BUILD/bisect/linux
 logs=$BUILD/logs/bisect
 mkdir -p "$logs"
 build_lock
+# The layout before build/bisect/: its work tree and output folders go.
+if [ -e "$BUILD/bisect-tree/.git" ] || compgen -G "$BUILD/out/bisect-*" >/dev/null; then
+	say "bisect: removing the old layout's build/bisect-tree and build/out/bisect-*"
+	git -C "$LINUX" worktree remove --force "$BUILD/bisect-tree" 2>/dev/null || rm -rf "$BUILD/bisect-tree"
+	git -C "$LINUX" worktree prune
+	rm -rf "$BUILD"/out/bisect-*
+fi
 if [ ! -e "$tree/.git" ]; then
 	say "bisect: adding the work tree $tree"
 	git -C "$LINUX" worktree prune
@@ -39,11 +46,13 @@ fi
 git -C "$tree" checkout -q -f --detach base
 git -C "$tree" clean -q -f -d -x
 
-# Whether a patch touches only files that no build of the kernel reads.
+# Whether the last commit of the tree touches only files that no build of the
+# kernel reads (both sides of a rename; Documentation/Kconfig is read).
 builds_nothing() {
 	local paths
-	paths=$(awk '/^diff --git / { print substr($3, 3) }' "$1")
-	[ -n "$paths" ] && ! grep -qvE '^(Documentation|tools/testing/selftests)/' <<<"$paths"
+	paths=$(git -C "$tree" diff --name-only --no-renames HEAD~1 HEAD)
+	[ -n "$paths" ] && ! grep -qvE '^(Documentation/|tools/testing/selftests/)' <<<"$paths" &&
+		! grep -qx 'Documentation/Kconfig' <<<"$paths"
 }
 
 k=0 built=
@@ -63,7 +72,7 @@ for p in "${patches[@]}"; do
 	fi
 	say "bisect: [$k/$n] $name: bpf header ok: $(sed -n 's/^bpf-header: bpfel: //p' "$log")"
 	[ "$k" -ge "$from" ] || continue
-	if [ -n "$built" ] && builds_nothing "$p"; then
+	if [ -n "$built" ] && builds_nothing; then
 		say "bisect: [$k/$n] $name: touches only Documentation/ and tools/testing/selftests/: builds as prefix $((k - 1)) did"
 		continue
 	fi

@@ -36,6 +36,7 @@ blame_errors() {
 }
 
 build_lock
+[ -n "${CCACHE_STATSLOG:-}" ] || ccache_stats_log "$OUT/ccache-stats.log"
 "$TOP/scripts/build/config.sh" "$target" "$tree" "$OUT"
 log=$OUT/build.log
 # KEEP_GOING=1: make -k -Otarget, every error of the build, each target's

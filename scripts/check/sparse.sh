@@ -88,8 +88,10 @@ done
 # The base, in its own work tree.
 worktree_at "$base_tree" base
 
-# Compile the objects with sparse and W=1, from scratch (ccache replays warnings),
-# and keep the diagnostics, without line numbers and tree paths. -Wno-error: a
+# Compile the objects with sparse and W=1, from scratch and without ccache (a
+# hit replays the warnings of the first compile, with the paths of the tree it
+# ran in, maybe another checkout's), and keep the diagnostics, without line
+# numbers and tree paths. -Wno-error: a
 # config with CONFIG_WERROR (a randconfig's, half of them) would stop at the
 # first W=1 warning the base has too; the comparison with the base judges them.
 # from_config: the base's .config for a randconfig (SEED=): the series' own,
@@ -105,7 +107,7 @@ check_objs() { # name target tree out objs...
 		{ tail -n 30 "$logs/$name-prepare.log" >&2; die "sparse: make prepare failed for $name (log: $logs/$name-prepare.log)"; }
 	(cd "$o" && rm -f "$@")
 	say "sparse: $name: sparse + W=1 on $*"
-	kmake "$src" "$o" -j"$JOBS" W=1 KCFLAGS=-Wno-error C=2 CHECK="$sparse" "$@" >"$log" 2>&1 ||
+	CCACHE_DISABLE=1 kmake "$src" "$o" -j"$JOBS" W=1 KCFLAGS=-Wno-error C=2 CHECK="$sparse" "$@" >"$log" 2>&1 ||
 		{ grep -E -A3 'error' "$log" | tail -n 40 >&2; die "sparse: $name: the objects do not compile (log: $log)"; }
 	# The kernel skips sparse with only a warning when it dislikes it: make sure it ran.
 	local c checked

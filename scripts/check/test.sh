@@ -94,6 +94,7 @@ echo "# started: $started"
 echo "# plan: $suite ${plan[*]}"
 echo "1..$n"
 passed=0 failed=0 stopped='' begin=$SECONDS notes=()
+ccache_stats_log "$LOGS/ccache-stats-$$.log"
 read -r hits0 misses0 < <(ccache_counts)
 
 # The results of a KTAP check's log (its last 'KTAP version 1' block): prints

@@ -6,8 +6,9 @@
 # APPLY_ONTO=commit: apply onto that commit instead of tag base (make bench's
 # EXTRA_ON: an experiment on top of a patched kernel).
 # A tree that already holds these patches on that commit, applied by this
-# script and clean since, is left alone: a checkout would re-date every file
-# the series touches, and each later build would recompile what includes them.
+# script and clean since (kunit.py's __pycache__ aside), is left alone: a
+# checkout would re-date every file the series touches, and each later build
+# would recompile what includes them.
 . "$(dirname "$0")/../common.sh"
 need git
 need_tree "$LINUX"
@@ -38,7 +39,7 @@ key=$( { git rev-parse "$onto^{commit}"; echo "$SERIES_BRANCH ${SERIES_ON_TOP:+$
 	[ "$n" = 0 ] || sha256sum "${patches[@]}" | cut -d' ' -f1; } | sha256sum | cut -c1-64)
 if [ "$n" -gt 0 ] && [ -f "$applied" ] && read -r k h v <"$applied" && [ "$k" = "$key" ] && [ "$cur" = "$SERIES_BRANCH" ] &&
 	[ "$(git rev-parse HEAD)" = "$h" ] && [ "$(git rev-parse -q --verify "$SERIES_BRANCH-preempt" || echo -)" = "$v" ] &&
-	[ -z "$(git status --porcelain --ignored)" ]; then
+	[ -z "$(git status --porcelain --ignored | grep -v '__pycache__/$')" ]; then
 	say "apply: branch '$SERIES_BRANCH' of $LINUX already holds these $n patches on $onto, clean: left as it is ($(git log -1 --format='%h %s'))"
 	exit 0
 fi
