@@ -69,9 +69,17 @@ if [ "${SPARSE_PLAN:-build}" = make-n ]; then
 	# builds have shown that the config builds: no second full build), on
 	# that build's own .config, not one configured again.
 	[ -f "$out/.config" ] || die "sparse: SPARSE_PLAN=make-n needs the build of $target first: no $out/.config"
-	say "sparse: make -n on $target to see which of ${#cand[@]} objects the config builds"
-	CONFIG_FROM=$out/.config LIST=$logs/vmlinux.units "$TOP/scripts/build/count-units.sh" "$target" >"$logs/units.log" 2>&1 ||
-		{ cat "$logs/units.log" >&2; die "sparse: make -n of $target failed (log: $logs/units.log)"; }
+	# A build that made vmlinux (wide-build.sh deletes it first) lists its
+	# objects in vmlinux.a: no make -n needed.
+	if [ -s "$out/vmlinux" ] && [ -f "$out/vmlinux.a" ] &&
+		"${T_CROSS}ar" t "$out/vmlinux.a" 2>/dev/null | LC_ALL=C sort -u >"$logs/vmlinux.units" &&
+		grep -qxF init/main.o "$logs/vmlinux.units" && grep -qxF lib/vsprintf.o "$logs/vmlinux.units"; then
+		say "sparse: the objects $target builds, from its vmlinux.a ($(wc -l <"$logs/vmlinux.units"))"
+	else
+		say "sparse: make -n on $target to see which of ${#cand[@]} objects the config builds"
+		CONFIG_FROM=$out/.config LIST=$logs/vmlinux.units "$TOP/scripts/build/count-units.sh" "$target" >"$logs/units.log" 2>&1 ||
+			{ cat "$logs/units.log" >&2; die "sparse: make -n of $target failed (log: $logs/units.log)"; }
+	fi
 	built() { grep -qxF "$1" "$logs/vmlinux.units"; }
 else
 	# Which candidates does the config build? Ask a full build of the tree.
