@@ -322,6 +322,19 @@ def compare(na, da, nb, db, top=12):
         print()
 
 
+KERNELBASE = 0xc000000000000000
+
+
+def symbolize(addrs, names, a):
+    """symbol+offset of address A in the sorted ADDRS/NAMES ('' if none). An
+    address below KERNELBASE is the kernel run with translation off, at its
+    physical address (0 up): named as such, '(real mode)'."""
+    i = bisect.bisect_right(addrs, a) - 1
+    if i < 0 and addrs and a < KERNELBASE and a | KERNELBASE >= addrs[0]:
+        return symbolize(addrs, names, a | KERNELBASE) + ' (real mode)'
+    return f'{names[i]}+{a - addrs[i]:#x}' if i >= 0 else ''
+
+
 def where(mon, nm, vmlinux, regs):
     """A hung guest (scripts/boot/boot.sh on a timeout): every vCPU's registers
     into REGS, and each vCPU's NIP and LR as symbol+offset on stdout."""
@@ -332,8 +345,7 @@ def where(mon, nm, vmlinux, regs):
     addrs, names = symbols(nm, vmlinux)
 
     def sym(a):
-        i = bisect.bisect_right(addrs, a) - 1
-        return f'{names[i]}+{a - addrs[i]:#x}' if i >= 0 else ''
+        return symbolize(addrs, names, a)
     cpu = ''
     for line in lines:
         f = line.split()
