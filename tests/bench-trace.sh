@@ -105,14 +105,28 @@ elif grep -q 'loop mark ran 13 times in 12 loops' "$tmp/err"; then
 else
 	echo "FAIL: refused for another reason: $(cat "$tmp/err")"; fail=1
 fi
-# bench_trace.py where (a hung guest's vCPUs, for tests/known-hangs.txt): an
-# address with translation off is named as the kernel at its physical address.
+# bench_trace.py where (a hung guest's vCPUs, for tests/known-hangs.txt):
+# translation off (no MSR_IR) is the kernel at its physical address, user
+# mode (MSR_PR) is named as such, an address outside the kernel's text is not.
 got=$(PYTHONPATH=$TOP/scripts/bench python3 -c 'import bench_trace as b
 a, n = [0xc000000000000000, 0xc000000000000380, 0xc000000000001e50], ["_stext", "exc_real_0x380_data_access_slb", "entry_flush_fallback"]
-print(b.symbolize(a, n, 0x3b8), "|", b.symbolize(a, n, 0xc000000000001e58), "|", b.symbolize(a, n, 0x10))')
-if [ "$got" = 'exc_real_0x380_data_access_slb+0x38 (real mode) | entry_flush_fallback+0x8 | _stext+0x10 (real mode)' ]; then
-	echo "ok: real-mode addresses named: $got"
+r = [(0xc000000000000000, 0xc000000000002000)]
+dump = """CPU#0
+NIP 0000000000001e50   LR 00000000000003b8 CTR 0 XER 0 CPU#0
+MSR 8000000000001001 HID0 0
+CPU#1
+NIP c000000000001e58   LR c008000000001234 CTR 0 XER 0 CPU#1
+MSR 8000000000001033 HID0 0
+CPU#2
+NIP 0000000000001e50   LR 0000000010001234 CTR 0 XER 0 CPU#2
+MSR 800000000000f033 HID0 0""".split("\n")
+print("\n".join(b.where_lines(dump, a, n, r)))')
+want='# boot: CPU#0 NIP 0000000000001e50 entry_flush_fallback+0x0 (real mode) LR 00000000000003b8 exc_real_0x380_data_access_slb+0x38 (real mode)
+# boot: CPU#1 NIP c000000000001e58 entry_flush_fallback+0x8 LR c008000000001234 
+# boot: CPU#2 NIP 0000000000001e50 (user) LR 0000000010001234 (user)'
+if [ "$got" = "$want" ]; then
+	echo "ok: where names real-mode, kernel and user addresses"
 else
-	echo "FAIL: where's symbols: $got"; fail=1
+	printf 'FAIL: where printed:\n%s\nnot:\n%s\n' "$got" "$want"; fail=1
 fi
 exit $fail

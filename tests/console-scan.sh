@@ -138,7 +138,16 @@ sed -i 's/^# boot: CPU#0 .*/# boot: CPU#0 NIP 0000000000001e50 entry_flush_fallb
 REQUIRE='round 3' "$TOP/scripts/boot/console.sh" "$kh" >"$T/out" 2>&1 || { cat "$T/out"; fail "the known base hang, sampled in real mode, failed the boot"; }
 expect_line '^not ok [0-9]+ guest-done # TODO known base failure: TIMEOUT.*a known base hang .*exc_real_0x380_data_access_slb'
 KERNEL_TREE=$fixed expect_fail "the known hang, in real mode, in a kernel that has its fix" "$TOP/scripts/boot/console.sh" "$kh"
-pass "a known base hang is a known failure, not a pass; an unknown hang, or the known one after its fix, fails"
+expect_line '^not ok [0-9]+ guest-done # TIMEOUT: QEMU killed after 900 s: the guest hung or was too slow$'
+# The same vCPU state in a boot that stopped elsewhere (not at the kexec
+# switchover, 'after:'): another hang, not the known one.
+sed -i 's/kexec: Starting switchover sequence\./rcu: INFO: rcu_preempt self-detected stall on CPU/' "$kh"
+expect_fail "a real-mode SLB miss loop that is not the kexec hang" "$TOP/scripts/boot/console.sh" "$kh"
+expect_line '^not ok [0-9]+ guest-done # TIMEOUT: QEMU killed after 900 s: the guest hung or was too slow$'
+# A kernel tree whose history cannot be read: no known list is trusted.
+KERNEL_TREE=$T/no-such-tree expect_fail "a kernel tree without history" "$TOP/scripts/boot/console.sh" "$logs/known.log"
+expect_line 'no git history base..HEAD: cannot tell which known splats and hangs its fixes cover'
+pass "a known base hang is a known failure, not a pass; an unknown hang, the known one after its fix, its vCPU state where the boot stopped elsewhere, or a tree without history, fails"
 
 # A boot that hangs in KUnit, a one-case suite done before the hang and 200 KiB
 # of soft-lockup dumps after it (a real negative control's console): every

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Self-test of the bisect build (slow: builds ppc32): a patch on top of the
+# Self-test of the bisect build (builds ppc32's smp.o): a patch on top of the
 # series that breaks only the ppc32 build must fail it, naming that patch.
 . "$(dirname "$0")/lib.sh"
 setup

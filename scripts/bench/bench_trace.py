@@ -323,16 +323,55 @@ def compare(na, da, nb, db, top=12):
 
 
 KERNELBASE = 0xc000000000000000
+MSR_PR, MSR_IR = 0x4000, 0x20
 
 
-def symbolize(addrs, names, a):
-    """symbol+offset of address A in the sorted ADDRS/NAMES ('' if none). An
-    address below KERNELBASE is the kernel run with translation off, at its
-    physical address (0 up): named as such, '(real mode)'."""
+def text_ranges(nm, vmlinux):
+    """The kernel's text, [_stext, _etext) and [_sinittext, _einittext)."""
+    out = subprocess.run([nm, vmlinux], check=True, capture_output=True, text=True).stdout
+    at = {f[2]: int(f[0], 16) for f in (l.split() for l in out.splitlines()) if len(f) == 3}
+    return [(at[lo], at[hi]) for lo, hi in (('_stext', '_etext'), ('_sinittext', '_einittext'))
+            if lo in at and hi in at]
+
+
+def symbolize(addrs, names, ranges, a, real=False):
+    """symbol+offset of a kernel text address A ('' outside RANGES). REAL: run
+    with translation off, at its physical address (the kernel is at 0 up):
+    named as the kernel's, '(real mode)'."""
+    if real and a < KERNELBASE:
+        got = symbolize(addrs, names, ranges, a | KERNELBASE)
+        return got + ' (real mode)' if got else ''
     i = bisect.bisect_right(addrs, a) - 1
-    if i < 0 and addrs and a < KERNELBASE and a | KERNELBASE >= addrs[0]:
-        return symbolize(addrs, names, a | KERNELBASE) + ' (real mode)'
-    return f'{names[i]}+{a - addrs[i]:#x}' if i >= 0 else ''
+    if i < 0 or not any(lo <= a < hi for lo, hi in ranges):
+        return ''
+    return f'{names[i]}+{a - addrs[i]:#x}'
+
+
+def where_lines(lines, addrs, names, ranges):
+    """'# boot: CPU#N NIP x sym LR y sym' for each vCPU of QEMU's 'info
+    registers -a': user mode (MSR_PR) is named '(user)', translation off
+    (no MSR_IR) as the kernel in real mode."""
+    cpus = []
+    for line in lines:
+        f = line.split()
+        if len(f) == 1 and f[0].startswith('CPU#'):
+            cpus.append({'cpu': f[0]})
+        elif cpus and len(f) >= 4 and f[0] == 'NIP' and f[2] == 'LR':
+            cpus[-1].update(nip=f[1], lr=f[3])
+        elif cpus and len(f) >= 2 and f[0] == 'MSR':
+            cpus[-1]['msr'] = int(f[1], 16)
+    out = []
+    for c in cpus:
+        if 'nip' not in c:
+            continue
+        msr = c.get('msr', MSR_IR)
+
+        def name(x):
+            if msr & MSR_PR:
+                return '(user)'
+            return symbolize(addrs, names, ranges, int(x, 16), real=not msr & MSR_IR)
+        out.append(f"# boot: {c['cpu']} NIP {c['nip']} {name(c['nip'])} LR {c['lr']} {name(c['lr'])}")
+    return out
 
 
 def where(mon, nm, vmlinux, regs):
@@ -343,16 +382,7 @@ def where(mon, nm, vmlinux, regs):
     with open(regs, 'w') as f:
         f.write('\n'.join(lines).strip('\n') + '\n')
     addrs, names = symbols(nm, vmlinux)
-
-    def sym(a):
-        return symbolize(addrs, names, a)
-    cpu = ''
-    for line in lines:
-        f = line.split()
-        if f and f[0].startswith('CPU#'):
-            cpu = f[0]
-        elif len(f) >= 4 and f[0] == 'NIP' and f[2] == 'LR':
-            print(f'# boot: {cpu} NIP {f[1]} {sym(int(f[1], 16))} LR {f[3]} {sym(int(f[3], 16))}')
+    print('\n'.join(where_lines(lines, addrs, names, text_ranges(nm, vmlinux))))
 
 
 def main():

@@ -42,13 +42,19 @@ regexes "$PATTERNS" >"$tmp/patterns"
 intended=${INTENDED:-}
 # A 'fixed-by: REGEX' line of the known list covers the patterns after it, up to
 # the next blank line: when the booted kernel's tree (KERNEL_TREE) has a commit
-# since base whose subject matches REGEX, those splats are no longer known.
+# since base whose subject matches REGEX, those splats are no longer known. An
+# 'after: REGEX' line: the group holds only if the console's last kernel line
+# matches it (a hang known by where it stopped).
 : >"$tmp/subjects"
-[ -z "${KERNEL_TREE:-}" ] || git -C "$KERNEL_TREE" log --format=%s 'base..HEAD' >"$tmp/subjects" 2>/dev/null || true
+if [ -n "${KERNEL_TREE:-}" ] && ! git -C "$KERNEL_TREE" log --format=%s 'base..HEAD' >"$tmp/subjects" 2>/dev/null; then
+	die "console: KERNEL_TREE=$KERNEL_TREE: no git history base..HEAD: cannot tell which known splats and hangs its fixes cover"
+fi
+last_kernel=$({ grep -E '^\[ *[0-9]+\.[0-9]+\] ' "$tmp/log" || true; } | { grep -v '^\[[^]]*\] guest: ' || true; } |
+	tail -n 1 | sed -E 's/^\[[^]]*\] //')
 known_list() { # FILE: its patterns, but those whose fix the booted tree has
-awk -v subj="$tmp/subjects" '
+awk -v subj="$tmp/subjects" -v last="$last_kernel" '
 	BEGIN { while ((getline l < subj) > 0) S[ns++] = l }
-	/^[[:space:]]*$/ { fixed = 0; next }
+	/^[[:space:]]*$/ { fixed = 0; away = 0; next }
 	/^[[:space:]]*#/ { next }
 	/^fixed-by: / {
 		re = substr($0, 11); fixed = 0
@@ -56,7 +62,8 @@ awk -v subj="$tmp/subjects" '
 		if (fixed) print "console: the tree has the fix /" re "/: what it covers is new again" > "/dev/stderr"
 		next
 	}
-	!fixed { print }
+	/^after: / { if (last !~ substr($0, 8)) away = 1; next }
+	!fixed && !away { print }
 ' "$1"
 }
 known_list "$KNOWN" >"$tmp/known"
