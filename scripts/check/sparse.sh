@@ -70,8 +70,15 @@ if [ "${SPARSE_PLAN:-build}" = make-n ]; then
 	# that build's own .config, not one configured again.
 	[ -f "$out/.config" ] || die "sparse: SPARSE_PLAN=make-n needs the build of $target first: no $out/.config"
 	# A build that made vmlinux (wide-build.sh deletes it first) lists its
-	# objects in vmlinux.a: no make -n needed.
-	if [ -s "$out/vmlinux" ] && [ -f "$out/vmlinux.a" ] &&
+	# objects in vmlinux.a: no make -n needed. Not an older vmlinux.a: one
+	# older than the .config or than a candidate's source.
+	fresh=1
+	for o in "${cand[@]}"; do
+		for f in "$tree/${o%.o}.c" "$tree/${o%.o}.S"; do
+			[ ! -e "$f" ] || [ "$out/vmlinux.a" -nt "$f" ] || fresh=
+		done
+	done
+	if [ -n "$fresh" ] && [ -s "$out/vmlinux" ] && [ "$out/vmlinux" -nt "$out/.config" ] && [ -f "$out/vmlinux.a" ] &&
 		"${T_CROSS}ar" t "$out/vmlinux.a" 2>/dev/null | LC_ALL=C sort -u >"$logs/vmlinux.units" &&
 		grep -qxF init/main.o "$logs/vmlinux.units" && grep -qxF lib/vsprintf.o "$logs/vmlinux.units"; then
 		say "sparse: the objects $target builds, from its vmlinux.a ($(wc -l <"$logs/vmlinux.units"))"

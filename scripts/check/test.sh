@@ -169,6 +169,7 @@ for i in "${!names[@]}"; do
 	fi
 done
 echo "# suite $suite: $((SECONDS - begin)) s, $(ccache_since "$hits0" "$misses0")"
+rm -f "$CCACHE_STATSLOG"
 for note in "${notes[@]}"; do echo "# $note"; done
 # A run whose code changed under it ran on no one revision: make report refuses it.
 if [ -n "${save:-}" ] && [ "$(stamp_id || true)" != "$id" ]; then

@@ -6,9 +6,9 @@
 # APPLY_ONTO=commit: apply onto that commit instead of tag base (make bench's
 # EXTRA_ON: an experiment on top of a patched kernel).
 # A tree that already holds these patches on that commit, applied by this
-# script and clean since (kunit.py's __pycache__ aside), is left alone: a
-# checkout would re-date every file the series touches, and each later build
-# would recompile what includes them.
+# script and clean since (Python's __pycache__ folders aside, kunit.py's), is
+# left alone: a checkout would re-date every file the series touches, and
+# each later build would recompile what includes them.
 . "$(dirname "$0")/../common.sh"
 need git
 need_tree "$LINUX"
