@@ -29,6 +29,7 @@ Usage: bench_trace.py run OUT QEMU-COMMAND...   (under a timeout: scripts/boot/b
        bench_trace.py send MONITOR-SOCKET COMMAND   (one monitor command: scripts/boot/boot.sh MONITOR_AT=)
 """
 import bisect
+import functools
 import collections
 import os
 import re
@@ -139,9 +140,15 @@ def run(out, qemu):
         die(f'the guest did not finish ({out}/console.log)')
 
 
+@functools.lru_cache(maxsize=None)
+def nm_output(nm, vmlinux):
+    """nm -n of the vmlinux, read once per run."""
+    return subprocess.run([nm, '-n', vmlinux], check=True, capture_output=True, text=True).stdout
+
+
 def symbols(nm, vmlinux):
     """Sorted text addresses and names of the vmlinux."""
-    out = subprocess.run([nm, '-n', vmlinux], check=True, capture_output=True, text=True).stdout
+    out = nm_output(nm, vmlinux)
     addrs, names = [], []
     for line in out.splitlines():
         f = line.split()
@@ -200,7 +207,7 @@ def count(out, nm, vmlinux):
                         undo = None
                     if reopen is not None:	# the mark itself did not run: its loop goes on
                         marks -= 1
-                        seg = None if reopen is False else single[loop].pop()
+                        seg = single[loop].pop() if reopen else None
                     elif seg is not None:
                         seg = seg - (seg_undo or 0)
                     seg_undo, reopen = 0, None
@@ -219,8 +226,8 @@ def count(out, nm, vmlinux):
                 reopen = None
                 if pc == mark:
                     marks += 1
-                    # What an undone mark gives back: the loop it closed (False: none).
-                    reopen = False if seg is None else seg
+                    # Whether an undone mark gives back a loop it closed.
+                    reopen = seg is not None
                     if seg is not None:
                         single[loop].append(seg)
                     seg = seg_undo = 0
@@ -328,7 +335,7 @@ MSR_PR, MSR_IR = 0x4000, 0x20
 
 def text_ranges(nm, vmlinux):
     """The kernel's text, [_stext, _etext) and [_sinittext, _einittext)."""
-    out = subprocess.run([nm, vmlinux], check=True, capture_output=True, text=True).stdout
+    out = nm_output(nm, vmlinux)
     at = {f[2]: int(f[0], 16) for f in (l.split() for l in out.splitlines()) if len(f) == 3}
     return [(at[lo], at[hi]) for lo, hi in (('_stext', '_etext'), ('_sinittext', '_einittext'))
             if lo in at and hi in at]
