@@ -20,7 +20,10 @@ JOBS=${JOBS:-$(nproc)}
 # machine gets a fresh checkout (and build/) but keeps it, and a cold kernel
 # build here is 5-10 minutes.
 export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/paca-preempt/ccache}
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
+# 30G: the configurations of make test-full, test-torture and check-wide (the
+# bisect's prefixes, the randconfigs, Debian's) together are more than 10G, and
+# a suite must not evict its own objects before its next run can hit them.
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-30G}
 # Depend mode: a miss compiles once instead of preprocessing first for the hash
 # (kbuild passes -Wp,-MMD): about 20% off a cold kernel build here. Always on:
 # the base directory below needs it (without it the compiler is handed
