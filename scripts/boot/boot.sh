@@ -140,7 +140,11 @@ if [ -n "${MONITOR_AT:-}" ] && [ "$sent" != ok ]; then
 	monitor_fail="MONITOR_AT=/$MONITOR_AT/: ${sent:+sending }'$monitor_cmd' ${sent:-never sent: the console never matched}"
 	echo "# boot: $monitor_fail" | tee -a "$log"
 fi
-KERNEL_TREE=$(readlink -f "$OUT/source" 2>/dev/null || true) KUNIT_SUITES=${BOOT_KUNIT_SUITES:-} \
+# The tree the kernel was built from, when it was built with O= (kbuild's
+# 'source' link): a kernel built in its tree, or a stand-in, has none.
+tree=
+[ ! -d "$OUT/source" ] || tree=$(readlink -f "$OUT/source")
+KERNEL_TREE=$tree KUNIT_SUITES=${BOOT_KUNIT_SUITES:-} \
 	"$TOP/scripts/boot/console.sh" "$log" "boot $target $* ($((SECONDS - start)) s)" || exit
 # The console passed, but the trace runner may still have failed (the monitor, the log).
 [ -z "${TRACE:-}" ] || [ "$rc" = 0 ] || die "boot: scripts/bench/bench_trace.py failed (status $rc): see above"
