@@ -2,10 +2,11 @@
 # Self-test of make report (scripts/report/report.py) and the stamps of
 # scripts/check/test.sh: a run saves its output stamped under results/<id>/;
 # parts with one stamp merge, check by check; parts with different stamps,
-# a part without a stamp, a part that did not finish, and a part filed under
-# another revision are refused, and the refusal names them; a part that did
-# not finish is listed, not counted; no line a check prints can pass for a
-# result; a run whose code changed under it is refused.
+# a part without a stamp or without a finished check, and a part filed under
+# another revision are refused, and the refusal names them; a part cut off
+# before its closing line counts the checks it finished; no line a check
+# prints can pass for a result; a run whose code changed under it is
+# refused; RESUME=1 goes on from the parts saved with the same stamp.
 . "$(dirname "$0")/lib.sh"
 unset ONLY
 report=$TOP/scripts/report/report.py
@@ -65,18 +66,23 @@ expect_line "demo-y.txt: ran on rev-000000000000, not $id"
 rm "$T/results/$id/demo-y.txt"
 pass "a part filed under another revision is refused"
 
-# 5. No stamp: refused. No closing line: not counted. A closing line that
-# does not add up: refused.
-grep -v '^# stamp:' "${saved[0]}" >"$T/nostamp.txt"
+# 5. No stamp: refused. Cut off before the closing line: its finished checks
+# count; cut off before any: refused. A closing line that does not add up: refused.
+full=$(ls "$T/results/$id/"demo-2*.txt)
+grep -v '^# stamp:' "$full" >"$T/nostamp.txt"
 expect_fail "no stamp" python3 "$report" "$T/nostamp.txt"
 expect_line 'no stamp'
-sed '$d' "${saved[0]}" >"$T/cut.txt"
-expect_fail "no closing line" python3 "$report" "$T/cut.txt"
-expect_line 'no finished part'
-sed '$s/.*/9 passed, 0 failed/' "${saved[0]}" >"$T/sum.txt"
+sed '/^ok 2 - plain/q' "$full" >"$T/cut.txt"
+python3 "$report" "$T/cut.txt" >"$T/out" 2>&1 || { cat "$T/out"; fail "report refused a part cut off after two checks"; }
+expect_line '^# demo on .*: partial \(2 of 3 checks run\), 2 passed, 0 failed'
+expect_line '^Cut off before the closing line .*cut.txt` \(2 checks\)'
+sed '/^1\.\./q' "$full" >"$T/cut0.txt"
+expect_fail "cut off before its first check" python3 "$report" "$T/cut0.txt"
+expect_line 'no finished check'
+sed '$s/.*/9 passed, 0 failed/' "$full" >"$T/sum.txt"
 expect_fail "a closing line that does not add up" python3 "$report" "$T/sum.txt"
 expect_line 'its closing line says 9 passed, 0 failed, its results 4 and 0'
-pass "a part with no stamp or a wrong closing line is refused, one that did not finish is not counted"
+pass "a part with no stamp, no finished check or a wrong closing line is refused; one cut off counts the checks it finished"
 
 # 6. A failing run saves too, its closing line last; nothing a check prints
 # (a carriage return, then a result line) passes for a result.
@@ -103,3 +109,40 @@ expect_line '^# stamp: changed-during-run rev-'
 expect_fail "code changed during the run" python3 "$report" "$T/results3/$id/"demo3-*.txt
 expect_line 'the code changed during the run'
 pass "a run whose code changed under it is refused"
+
+# 8. RESUME=1 runs again only what has not passed on this stamp (the gates
+# always): a run cut off after 'first' and a failed 'flaky' goes on with
+# 'flaky' alone, and the parts merge into a whole suite.
+flag=$T/flaky-ok
+cat >"$T/checks4" <<LIST
+demo4       first!      true
+demo4       steady      true
+demo4       flaky       test -e $flag
+demo4       last        true
+LIST
+run4() { CHECKS=$T/checks4 LOGS=$T/logs RESULTS_DIR=$T/results4 "$runner" demo4; }
+expect_fail "a run whose 'flaky' fails" run4
+f=$(ls "$T/results4/$id/"demo4-*.txt)
+sed -i '/^ok 4 - last/,$d' "$f"
+touch "$flag"
+RESUME=1 run4 >"$T/out" 2>&1 || { cat "$T/out"; fail "the resumed run failed"; }
+cat "$T/out"
+expect_line '^# resume: 1 checks passed in the earlier parts .*, not run again: steady$'
+expect_line '^1\.\.3$'
+expect_line '^ok 1 - first '
+expect_line '^ok 2 - flaky '
+expect_line '^ok 3 - last '
+ls "$T/results4/$id/"demo4-part-*.txt >/dev/null 2>&1 || fail "the resumed run was not saved as a part"
+python3 "$report" --results "$T/results4" >"$T/out" 2>&1 || { cat "$T/out"; fail "report refused the resumed parts"; }
+grep -q "^# demo4 on $id: whole, 4 passed, 0 failed" "$T/results4/$id/summary-demo4.md" ||
+	{ cat "$T/results4/$id/summary-demo4.md"; fail "the resumed parts do not merge into the whole suite"; }
+grep -qE '^\| steady \| ok \| \[demo4-2' "$T/results4/$id/summary-demo4.md" || fail "'steady' is not taken from the cut-off part"
+RESUME=1 run4 >"$T/out" 2>&1 || { cat "$T/out"; fail "a resumed run with nothing left failed"; }
+expect_line '^1\.\.1$'
+cp "$other/demo-x.txt" "$T/results4/$id/demo4-x.txt"
+expect_fail "resuming beside a part of another revision" env RESUME=1 CHECKS=$T/checks4 LOGS=$T/logs RESULTS_DIR=$T/results4 "$runner" demo4
+expect_line 'ran on rev-000000000000, not in its revision'
+expect_line 'RESUME=1: the saved parts'
+expect_fail "RESUME=1 with nothing saved" env RESUME=1 RESULTS_DIR= CHECKS=$T/checks4 LOGS=$T/logs "$runner" demo4
+expect_line 'RESUME=1 needs the saved parts'
+pass "RESUME=1 runs only the checks not yet passed on this stamp, and the parts merge into the whole suite"

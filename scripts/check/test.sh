@@ -14,7 +14,9 @@
 # Usage: test.sh [test|check|full|torture|torture-rcu|wide]   (CHECKS=file and LOGS=dir override
 # the defaults; ONLY=regex runs only the checks it names, after the gates;
 # RESULTS_DIR=dir saves there instead, RESULTS_DIR= not at all; with CHECKS=,
-# nothing is saved unless RESULTS_DIR= names a folder)
+# nothing is saved unless RESULTS_DIR= names a folder; RESUME=1 skips the checks
+# that passed in the suite's earlier parts saved with the same stamp, so that a
+# run a session's end cut off goes on where it stopped)
 . "$(dirname "$0")/../common.sh"
 
 suite=${1:-test}
@@ -66,8 +68,7 @@ if [ -n "${ONLY:-}" ]; then
 	for i in "${!names[@]}"; do [[ ! ${names[i]} =~ ^($ONLY)$ ]] || matched=1; done
 	[ "$matched" = 1 ] || die "test: ONLY=$ONLY matches no check of suite '$suite'"
 fi
-n=${#names[@]}
-[ "$n" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, torture-rcu, wide)"
+[ "${#names[@]}" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, torture-rcu, wide)"
 
 mkdir -p "$LOGS"
 started=$(date -u +%Y%m%dT%H%M%SZ)
@@ -76,19 +77,45 @@ if [ -n "${RESULTS_DIR:-}" ]; then
 	stamp=$("$TOP/scripts/report/stamp.sh") || die "test: cannot stamp the run (scripts/report/stamp.sh)"
 	id=$(sed -n 's/^# stamp: id //p' <<<"$stamp")
 	mkdir -p "$RESULTS_DIR/$id" || die "test: cannot write to $RESULTS_DIR/$id (RESULTS_DIR= saves nothing)"
-	save=$RESULTS_DIR/$id/$suite${ONLY:+-part}-$started-$$.txt
+else
+	[ -z "${RESUME:-}" ] || die "test: RESUME=1 needs the saved parts: RESULTS_DIR= saves nothing"
+	stamp=$("$TOP/scripts/report/stamp.sh" 2>/dev/null) || stamp='# stamp: id unknown'
+fi
+# RESUME=1: drop the checks (not the gates) that passed in a part of this
+# suite saved with this stamp, as make report would count them.
+resumed=()
+if [ -n "${RESUME:-}" ]; then
+	done_list=$(python3 "$TOP/scripts/report/report.py" --passed "$RESULTS_DIR/$id" "$suite") ||
+		die "test: RESUME=1: the saved parts of suite '$suite' in $RESULTS_DIR/$id cannot be merged (above)"
+	keep_n=() keep_c=() keep_g=() keep_k=()
+	for i in "${!names[@]}"; do
+		if [ -z "${gates[i]}" ] && grep -qxF "${names[i]}" <<<"$done_list"; then
+			resumed+=("${names[i]}")
+			continue
+		fi
+		keep_k[${#keep_n[@]}]=${ktap[i]:-}
+		keep_n+=("${names[i]}") keep_c+=("${cmds[i]}") keep_g+=("${gates[i]}")
+	done
+	names=("${keep_n[@]}") cmds=("${keep_c[@]}") gates=("${keep_g[@]}") ktap=()
+	for i in "${!keep_k[@]}"; do ktap[i]=${keep_k[i]}; done
+fi
+n=${#names[@]}
+
+if [ -n "${RESULTS_DIR:-}" ]; then
+	part=${ONLY:+-part}
+	[ -z "${RESUME:-}" ] || part=-part
+	save=$RESULTS_DIR/$id/$suite$part-$started-$$.txt
 	[ ! -e "$save" ] || die "test: $save exists already"
 	# Everything printed from here on goes to the file too; at exit, tee is
 	# waited for, so that the closing line is written before make returns.
 	exec > >(tee "$save")
 	tee_pid=$!
 	trap 'exec >&-; wait "$tee_pid"' EXIT
-else
-	stamp=$("$TOP/scripts/report/stamp.sh" 2>/dev/null) || stamp='# stamp: id unknown'
 fi
 echo "KTAP version 1"
 echo "# suite $suite: $n checks from ${CHECKS#"$TOP"/}, logs in $LOGS"
 [ -z "${save:-}" ] || echo "# saved to ${save#"$TOP"/}"
+[ -z "${RESUME:-}" ] || echo "# resume: ${#resumed[@]} checks passed in the earlier parts in ${RESULTS_DIR#"$TOP"/}/$id, not run again: ${resumed[*]:-none}"
 echo "$stamp"
 echo "# started: $started"
 echo "# plan: $suite ${plan[*]}"
@@ -132,7 +159,7 @@ ktap_results() { # name log exit-status
 for i in "${!names[@]}"; do
 	k=$((i + 1)) name=${names[i]}
 	if [ -n "$stopped" ]; then
-		echo "not ok $k - $name # not run: $stopped failed"
+		echo "not ok $k - $name # not run: $stopped"
 		failed=$((failed + 1))
 		continue
 	fi
@@ -155,7 +182,7 @@ for i in "${!names[@]}"; do
 			echo "not ok $k - $name # $took"
 			tail -n 40 "$log" | sed 's/^/#   /'
 			echo "# log: $log"
-			[ -z "${gates[i]}" ] || stopped=$name
+			[ -z "${gates[i]}" ] || stopped="$name failed"
 		fi
 	elif [ "$rc" = 0 ]; then
 		echo "ok $k - $name # $took"
@@ -165,15 +192,19 @@ for i in "${!names[@]}"; do
 		tail -n 25 "$log" | sed 's/^/#   /'
 		echo "# log: $log"
 		failed=$((failed + 1))
-		[ -z "${gates[i]}" ] || stopped=$name
+		[ -z "${gates[i]}" ] || stopped="$name failed"
+	fi
+	# A run whose code changed under it ran on no one revision: make report
+	# refuses it. Checked after each check, so that the finished checks of a
+	# run cut off before its closing line can count.
+	if [ -n "${save:-}" ] && [ -z "${changed:-}" ] && [ "$(stamp_id || true)" != "$id" ]; then
+		changed=$(stamp_id || echo unknown)
+		echo "# stamp: changed-during-run $changed"
+		[ -n "$stopped" ] || stopped="the code changed under the run"
 	fi
 done
 echo "# suite $suite: $((SECONDS - begin)) s, $(ccache_since "$hits0" "$misses0")"
 rm -f "$CCACHE_STATSLOG"
 for note in "${notes[@]}"; do echo "# $note"; done
-# A run whose code changed under it ran on no one revision: make report refuses it.
-if [ -n "${save:-}" ] && [ "$(stamp_id || true)" != "$id" ]; then
-	echo "# stamp: changed-during-run $(stamp_id || echo unknown)"
-fi
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -4,12 +4,16 @@
 Every output of scripts/check/test.sh saved under results/ carries its stamp
 ('# stamp: KEY VALUE' lines, scripts/report/stamp.sh) and the suite's whole
 check list ('# plan: SUITE NAME...'). Parts merge only when their stamp ids
-are the same: a check counts from the newest part that ran it. Writes
-results/<id>/summary-<suite>.md for each revision and suite, and the index
-results/README.md. With FILE arguments, merges just those and prints the
-summary. Exit status 1 when parts are refused (different ids or suites, no
-stamp, no closing line, a part in another revision's folder).
-Usage: report.py [--results DIR] [FILE...]
+are the same: a check counts from the newest part that ran it. A part cut
+off before its closing line (a session's end) counts for the checks it
+finished: test.sh writes a check's line when the check is done, and stamps
+again after each one. Writes results/<id>/summary-<suite>.md for each
+revision and suite, and the index results/README.md. With FILE arguments,
+merges just those and prints the summary; with --passed DIR SUITE, prints
+the checks that passed in the parts of SUITE in DIR (test.sh's RESUME=1).
+Exit status 1 when parts are refused (different ids or suites, no stamp, no
+finished check, a part in another revision's folder).
+Usage: report.py [--results DIR] [FILE...] | report.py --passed DIR SUITE
 """
 import os
 import re
@@ -107,11 +111,12 @@ def counts(c):
 
 def merge(parts):
     """The summary of parts of one suite on one revision. A part that did not
-    finish (no closing line: stopped, or still running) is listed, not used."""
+    finish (no closing line: cut off, or still running) counts for the checks
+    it finished; one that finished none is listed, not used."""
     incomplete = [p for p in parts if not p["closed"]]
-    parts = [p for p in parts if p["closed"]]
-    if not parts:
-        raise Refused("no finished part: " + ", ".join(p["path"] for p in incomplete))
+    if not any(p["closed"] or p["checks"] for p in parts):
+        raise Refused("no finished check in: " + ", ".join(p["path"] for p in parts))
+    parts = [p for p in parts if p["closed"] or p["checks"]]
     ids = {p["stamp"]["id"] for p in parts}
     if len(ids) > 1:
         raise Refused("parts from different revisions, not merged:\n" + "\n".join(
@@ -164,7 +169,8 @@ def render(s):
         f"{p['stamp'].get('project', '?').split()[0][:12]}" + (f"; {p['took']}" if p["took"] else "") + ")"
         for p in s["parts"]), ""]
     if s["incomplete"]:
-        out += ["Not finished, not counted: " + ", ".join(f"`{p['name']}`" for p in s["incomplete"]), ""]
+        out += ["Cut off before the closing line (only the checks they finished count): " +
+                ", ".join(f"`{p['name']}` ({len(p['checks'])} checks)" for p in s["incomplete"]), ""]
     if s["total"][2]:
         out += [f"Known base failures (not counted): {s['total'][2]}.", ""]
     out += ["| check | result | in | time | note |", "|---|---|---|---|---|"]
@@ -252,8 +258,35 @@ def index(results, revs):
     return "\n".join(out) + "\n"
 
 
+def passed(folder, suite):
+    """The checks of SUITE whose newest result in folder's parts passed."""
+    parts = []
+    if os.path.isdir(folder):
+        for e in sorted(os.listdir(folder)):
+            path = os.path.join(folder, e)
+            if e.endswith(".txt") and os.path.isfile(path):
+                p = parse(path)
+                if p["stamp"]["id"] != os.path.basename(os.path.normpath(folder)):
+                    raise Refused(f"{path}: ran on {p['stamp']['id']}, not in its revision's folder")
+                if p["suite"] == suite:
+                    parts.append(p)
+    if not parts:
+        return []
+    return [r[0] for r in merge(parts)["rows"] if r[1].startswith("ok")]
+
+
 def main(argv):
     results = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results")
+    if argv[:1] == ["--passed"]:
+        if len(argv) != 3:
+            print("usage: report.py --passed DIR SUITE", file=sys.stderr)
+            return 2
+        try:
+            print("\n".join(passed(argv[1], argv[2])))
+        except Refused as e:
+            print(f"ERROR: report: {e}", file=sys.stderr)
+            return 1
+        return 0
     if argv[:1] == ["--results"]:
         if len(argv) < 2:
             print("usage: report.py [--results DIR] [FILE...]", file=sys.stderr)
