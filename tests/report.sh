@@ -76,13 +76,16 @@ sed '/^ok 2 - plain/q' "$full" >"$T/cut.txt"
 python3 "$report" "$T/cut.txt" >"$T/out" 2>&1 || { cat "$T/out"; fail "report refused a part cut off after two checks"; }
 expect_line '^# demo on .*: partial \(2 of 3 checks run\), 2 passed, 0 failed'
 expect_line '^Cut off before the closing line .*cut.txt` \(2 checks\)'
+sed '/^ok 2 - plain/q' "$full" | head -c -12 >"$T/cut1.txt"
+python3 "$report" "$T/cut1.txt" >"$T/out" 2>&1 || { cat "$T/out"; fail "report refused a part cut off inside a line"; }
+expect_line '^# demo on .*: partial \(1 of 3 checks run\), 1 passed, 0 failed'
 sed '/^1\.\./q' "$full" >"$T/cut0.txt"
 expect_fail "cut off before its first check" python3 "$report" "$T/cut0.txt"
 expect_line 'no finished check'
 sed '$s/.*/9 passed, 0 failed/' "$full" >"$T/sum.txt"
 expect_fail "a closing line that does not add up" python3 "$report" "$T/sum.txt"
 expect_line 'its closing line says 9 passed, 0 failed, its results 4 and 0'
-pass "a part with no stamp, no finished check or a wrong closing line is refused; one cut off counts the checks it finished"
+pass "a part with no stamp, no finished check or a wrong closing line is refused; one cut off counts the checks it finished, not a line cut in two"
 
 # 6. A failing run saves too, its closing line last; nothing a check prints
 # (a carriage return, then a result line) passes for a result.
@@ -139,10 +142,36 @@ grep -q "^# demo4 on $id: whole, 4 passed, 0 failed" "$T/results4/$id/summary-de
 grep -qE '^\| steady \| ok \| \[demo4-2' "$T/results4/$id/summary-demo4.md" || fail "'steady' is not taken from the cut-off part"
 RESUME=1 run4 >"$T/out" 2>&1 || { cat "$T/out"; fail "a resumed run with nothing left failed"; }
 expect_line '^1\.\.1$'
-cp "$other/demo-x.txt" "$T/results4/$id/demo4-x.txt"
+cp "$other/demo-x.txt" "$T/results4/$id/demo-x.txt" # another suite's: not read
+RESUME=1 run4 >"$T/out" 2>&1 || { cat "$T/out"; fail "a part of another suite stopped RESUME=1"; }
+sed "s/^# stamp: id .*/# stamp: id rev-000000000000/" "$f" >"$T/results4/$id/demo4-x.txt"
 expect_fail "resuming beside a part of another revision" env RESUME=1 CHECKS=$T/checks4 LOGS=$T/logs RESULTS_DIR=$T/results4 "$runner" demo4
 expect_line 'ran on rev-000000000000, not in its revision'
 expect_line 'RESUME=1: the saved parts'
 expect_fail "RESUME=1 with nothing saved" env RESUME=1 RESULTS_DIR= CHECKS=$T/checks4 LOGS=$T/logs "$runner" demo4
 expect_line 'RESUME=1 needs the saved parts'
+expect_fail "RESUME=yes" env RESUME=yes CHECKS=$T/checks4 LOGS=$T/logs RESULTS_DIR=$T/results4 "$runner" demo4
+expect_line 'RESUME=yes: 1 .* or 0'
 pass "RESUME=1 runs only the checks not yet passed on this stamp, and the parts merge into the whole suite"
+
+# 9. A build that passed runs again under RESUME=1 when a check still to run
+# names its target (the machine may have no build/out), not otherwise.
+flag5=$T/use-ok
+cat >"$T/checks5" <<LIST
+demo5       build-a     echo scripts/build/build.sh tgt-a
+demo5       build-b     echo scripts/build/build.sh tgt-b
+demo5       use-a       test -e $flag5 && echo OUT=x tgt-a
+demo5       use-b       echo tgt-b
+LIST
+run5() { CHECKS=$T/checks5 LOGS=$T/logs RESULTS_DIR=$T/results5 "$runner" demo5; }
+expect_fail "a run whose 'use-a' fails" run5
+touch "$flag5"
+RESUME=1 run5 >"$T/out" 2>&1 || { cat "$T/out"; fail "the resumed run failed"; }
+cat "$T/out"
+expect_line '^# resume: 2 checks passed .*, not run again: build-b use-b$'
+expect_line '^# resume: builds passed before, run again for the checks after them: build-a$'
+expect_line '^ok 1 - build-a '
+expect_line '^ok 2 - use-a '
+RESUME=0 run5 >"$T/out" 2>&1 || { cat "$T/out"; fail "RESUME=0 failed"; }
+expect_line '^1\.\.4$'
+pass "RESUME=1 runs a passed build again for a check still to run that names its target; RESUME=0 runs all"

@@ -9,7 +9,7 @@
 # listed before the closing line and never counted as passed.
 # The output starts with the stamp of what it ran on (scripts/report/stamp.sh)
 # and the suite's whole check list, and is saved as it prints to
-# results/<stamp id>/SUITE-<time>.txt (SUITE-part-<time>.txt with ONLY=):
+# results/<stamp id>/SUITE-<time>.txt (SUITE-part-<time>.txt with ONLY= or RESUME=1):
 # the parts that make report merges.
 # Usage: test.sh [test|check|full|torture|torture-rcu|wide]   (CHECKS=file and LOGS=dir override
 # the defaults; ONLY=regex runs only the checks it names, after the gates;
@@ -72,24 +72,50 @@ fi
 
 mkdir -p "$LOGS"
 started=$(date -u +%Y%m%dT%H%M%SZ)
+case ${RESUME:-} in
+'' | 0) RESUME= ;;
+1) ;;
+*) die "test: RESUME=$RESUME: 1 (go on from the saved parts) or 0" ;;
+esac
 stamp_id() { "$TOP/scripts/report/stamp.sh" | sed -n 's/^# stamp: id //p'; }
 if [ -n "${RESULTS_DIR:-}" ]; then
 	stamp=$("$TOP/scripts/report/stamp.sh") || die "test: cannot stamp the run (scripts/report/stamp.sh)"
 	id=$(sed -n 's/^# stamp: id //p' <<<"$stamp")
 	mkdir -p "$RESULTS_DIR/$id" || die "test: cannot write to $RESULTS_DIR/$id (RESULTS_DIR= saves nothing)"
 else
-	[ -z "${RESUME:-}" ] || die "test: RESUME=1 needs the saved parts: RESULTS_DIR= saves nothing"
+	[ -z "$RESUME" ] || die "test: RESUME=1 needs the saved parts: RESULTS_DIR= saves nothing"
 	stamp=$("$TOP/scripts/report/stamp.sh" 2>/dev/null) || stamp='# stamp: id unknown'
 fi
 # RESUME=1: drop the checks (not the gates) that passed in a part of this
-# suite saved with this stamp, as make report would count them.
-resumed=()
-if [ -n "${RESUME:-}" ]; then
-	done_list=$(python3 "$TOP/scripts/report/report.py" --passed "$RESULTS_DIR/$id" "$suite") ||
+# suite saved with this stamp, as make report would count them; but not a
+# build that a check still to run boots, disassembles or runs sparse on (the
+# machine may be a new one, with no build/out).
+built_by() { sed -nE 's#^(.* )?scripts/build/(wide-)?build\.sh ([A-Za-z0-9_.+-]+)( .*)?$#\3#p' <<<"$1"; }
+uses() { # COMMAND TARGET: whether the command names the target (sparse.sh: guest-le unless SPARSE_TARGET=)
+	[[ " ${1//=/ } " == *" $2 "* ]] ||
+		{ [ "$2" = guest-le ] && [[ $1 == *scripts/check/sparse.sh* && $1 != *SPARSE_TARGET=* ]]; }
+}
+resumed=() rebuilt=()
+if [ -n "$RESUME" ]; then
+	done_list=$(python3 "$TOP/scripts/report/report.py" --passed "$RESULTS_DIR/$id" "$suite" "${plan[@]}") ||
 		die "test: RESUME=1: the saved parts of suite '$suite' in $RESULTS_DIR/$id cannot be merged (above)"
+	skip=()
+	for i in "${!names[@]}"; do
+		[ -n "${gates[i]}" ] || ! grep -qxF -e "${names[i]}" <<<"$done_list" || skip[i]=1
+	done
+	for i in "${!names[@]}"; do
+		t=$(built_by "${cmds[i]}")
+		[ -n "${skip[i]:-}" ] && [ -n "$t" ] || continue
+		for ((j = i + 1; j < ${#names[@]}; j++)); do
+			if [ -z "${skip[j]:-}" ] && [ -z "${gates[j]}" ] && uses "${cmds[j]}" "$t"; then
+				skip[i]= rebuilt+=("${names[i]}")
+				break
+			fi
+		done
+	done
 	keep_n=() keep_c=() keep_g=() keep_k=()
 	for i in "${!names[@]}"; do
-		if [ -z "${gates[i]}" ] && grep -qxF "${names[i]}" <<<"$done_list"; then
+		if [ -n "${skip[i]:-}" ]; then
 			resumed+=("${names[i]}")
 			continue
 		fi
@@ -103,7 +129,7 @@ n=${#names[@]}
 
 if [ -n "${RESULTS_DIR:-}" ]; then
 	part=${ONLY:+-part}
-	[ -z "${RESUME:-}" ] || part=-part
+	[ -z "$RESUME" ] || part=-part
 	save=$RESULTS_DIR/$id/$suite$part-$started-$$.txt
 	[ ! -e "$save" ] || die "test: $save exists already"
 	# Everything printed from here on goes to the file too; at exit, tee is
@@ -115,7 +141,10 @@ fi
 echo "KTAP version 1"
 echo "# suite $suite: $n checks from ${CHECKS#"$TOP"/}, logs in $LOGS"
 [ -z "${save:-}" ] || echo "# saved to ${save#"$TOP"/}"
-[ -z "${RESUME:-}" ] || echo "# resume: ${#resumed[@]} checks passed in the earlier parts in ${RESULTS_DIR#"$TOP"/}/$id, not run again: ${resumed[*]:-none}"
+if [ -n "$RESUME" ]; then
+	echo "# resume: ${#resumed[@]} checks passed in the earlier parts in ${RESULTS_DIR#"$TOP"/}/$id, not run again: ${resumed[*]:-none}"
+	echo "# resume: builds passed before, run again for the checks after them: ${rebuilt[*]:-none}"
+fi
 echo "$stamp"
 echo "# started: $started"
 echo "# plan: $suite ${plan[*]}"
@@ -169,6 +198,14 @@ for i in "${!names[@]}"; do
 	read -r h0 m0 < <(ccache_counts)
 	rc=0
 	(cd "$TOP" && bash -c "${cmds[i]}") >"$log" 2>&1 </dev/null || rc=$?
+	# A run whose code changed under it ran on no one revision: make report
+	# refuses it. Checked after each check, before its result line, so that
+	# the finished checks of a run cut off before its closing line can count.
+	if [ -n "${save:-}" ] && [ -z "${changed:-}" ] && [ "$(stamp_id || true)" != "$id" ]; then
+		changed=$(stamp_id || echo unknown)
+		echo "# stamp: changed-during-run $changed"
+		stopped="the code changed under the run"
+	fi
 	# The time, and the compiler cache's hits and misses where it compiled.
 	took="$((SECONDS - start)) s"
 	cc=$(ccache_since "$h0" "$m0")
@@ -193,14 +230,6 @@ for i in "${!names[@]}"; do
 		echo "# log: $log"
 		failed=$((failed + 1))
 		[ -z "${gates[i]}" ] || stopped="$name failed"
-	fi
-	# A run whose code changed under it ran on no one revision: make report
-	# refuses it. Checked after each check, so that the finished checks of a
-	# run cut off before its closing line can count.
-	if [ -n "${save:-}" ] && [ -z "${changed:-}" ] && [ "$(stamp_id || true)" != "$id" ]; then
-		changed=$(stamp_id || echo unknown)
-		echo "# stamp: changed-during-run $changed"
-		[ -n "$stopped" ] || stopped="the code changed under the run"
 	fi
 done
 echo "# suite $suite: $((SECONDS - begin)) s, $(ccache_since "$hits0" "$misses0")"

@@ -9,11 +9,12 @@ off before its closing line (a session's end) counts for the checks it
 finished: test.sh writes a check's line when the check is done, and stamps
 again after each one. Writes results/<id>/summary-<suite>.md for each
 revision and suite, and the index results/README.md. With FILE arguments,
-merges just those and prints the summary; with --passed DIR SUITE, prints
-the checks that passed in the parts of SUITE in DIR (test.sh's RESUME=1).
+merges just those and prints the summary; with --passed DIR SUITE [CHECK...],
+prints the checks that passed in the parts of SUITE in DIR (test.sh's
+RESUME=1; the CHECKs are the run's plan, which the parts must share).
 Exit status 1 when parts are refused (different ids or suites, no stamp, no
 finished check, a part in another revision's folder).
-Usage: report.py [--results DIR] [FILE...] | report.py --passed DIR SUITE
+Usage: report.py [--results DIR] [FILE...] | report.py --passed DIR SUITE [CHECK...]
 """
 import os
 import re
@@ -41,6 +42,8 @@ def parse(path):
     current, head, k = None, True, 0
     with open(path, encoding="utf-8", errors="replace", newline="\n") as f:
         for line in f:
+            if not line.endswith("\n"):
+                break  # cut off while it was written: not a whole line
             line = line.rstrip("\n")
             if head:
                 m = re.match(r"# (stamp|plan|started): (\S+) ?(.*)$", line)
@@ -112,7 +115,8 @@ def counts(c):
 def merge(parts):
     """The summary of parts of one suite on one revision. A part that did not
     finish (no closing line: cut off, or still running) counts for the checks
-    it finished; one that finished none is listed, not used."""
+    it finished; one that finished none is left out, and refused when no
+    part finished a check."""
     incomplete = [p for p in parts if not p["closed"]]
     if not any(p["closed"] or p["checks"] for p in parts):
         raise Refused("no finished check in: " + ", ".join(p["path"] for p in parts))
@@ -258,18 +262,35 @@ def index(results, revs):
     return "\n".join(out) + "\n"
 
 
-def passed(folder, suite):
-    """The checks of SUITE whose newest result in folder's parts passed."""
+def suite_of(path):
+    """The suite a saved output names in its '# plan:' line, read cheaply."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            m = re.match(r"# plan: (\S+)", line)
+            if m:
+                return m.group(1)
+            if re.match(r"1\.\.\d+$", line):
+                break
+    return None
+
+
+def passed(folder, suite, plan):
+    """The checks of SUITE whose newest result in folder's parts passed. The
+    parts of other suites are not read; one of this suite with another plan
+    (check list) than PLAN, when given, is refused."""
     parts = []
     if os.path.isdir(folder):
         for e in sorted(os.listdir(folder)):
             path = os.path.join(folder, e)
-            if e.endswith(".txt") and os.path.isfile(path):
-                p = parse(path)
-                if p["stamp"]["id"] != os.path.basename(os.path.normpath(folder)):
-                    raise Refused(f"{path}: ran on {p['stamp']['id']}, not in its revision's folder")
-                if p["suite"] == suite:
-                    parts.append(p)
+            if not (e.endswith(".txt") and os.path.isfile(path) and suite_of(path) == suite):
+                continue
+            p = parse(path)
+            if p["stamp"]["id"] != os.path.basename(os.path.normpath(folder)):
+                raise Refused(f"{path}: ran on {p['stamp']['id']}, not in its revision's folder")
+            if plan and p["plan"] != plan:
+                raise Refused(f"{path}: another check list than this run's: not the same suite")
+            if p["checks"]:
+                parts.append(p)
     if not parts:
         return []
     return [r[0] for r in merge(parts)["rows"] if r[1].startswith("ok")]
@@ -278,11 +299,11 @@ def passed(folder, suite):
 def main(argv):
     results = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "results")
     if argv[:1] == ["--passed"]:
-        if len(argv) != 3:
-            print("usage: report.py --passed DIR SUITE", file=sys.stderr)
+        if len(argv) < 3:
+            print("usage: report.py --passed DIR SUITE [CHECK...]", file=sys.stderr)
             return 2
         try:
-            print("\n".join(passed(argv[1], argv[2])))
+            print("\n".join(passed(argv[1], argv[2], argv[3:])))
         except Refused as e:
             print(f"ERROR: report: {e}", file=sys.stderr)
             return 1
