@@ -54,16 +54,24 @@ while read -r suites name cmd; do
 	fi
 done <"$CHECKS"
 plan=("${names[@]}")
-# ONLY=regex: the checks whose whole name matches it, and the gates before them.
-if [ -n "${ONLY:-}" ]; then
-	keep_n=() keep_c=() keep_g=() keep_k=()
+# Keep only the checks whose index is in the array drop_ unset (ONLY=, RESUME=1).
+keep_checks() {
+	local i keep_n=() keep_c=() keep_g=() keep_k=()
 	for i in "${!names[@]}"; do
-		[[ -n ${gates[i]} || ${names[i]} =~ ^($ONLY)$ ]] || continue
+		[ -z "${drop_[i]:-}" ] || continue
 		keep_k[${#keep_n[@]}]=${ktap[i]:-}
 		keep_n+=("${names[i]}") keep_c+=("${cmds[i]}") keep_g+=("${gates[i]}")
 	done
 	names=("${keep_n[@]}") cmds=("${keep_c[@]}") gates=("${keep_g[@]}") ktap=()
 	for i in "${!keep_k[@]}"; do ktap[i]=${keep_k[i]}; done
+}
+# ONLY=regex: the checks whose whole name matches it, and the gates before them.
+if [ -n "${ONLY:-}" ]; then
+	drop_=()
+	for i in "${!names[@]}"; do
+		[[ -n ${gates[i]} || ${names[i]} =~ ^($ONLY)$ ]] || drop_[i]=1
+	done
+	keep_checks
 	matched=0
 	for i in "${!names[@]}"; do [[ ! ${names[i]} =~ ^($ONLY)$ ]] || matched=1; done
 	[ "$matched" = 1 ] || die "test: ONLY=$ONLY matches no check of suite '$suite'"
@@ -89,41 +97,29 @@ fi
 # RESUME=1: drop the checks (not the gates) that passed in a part of this
 # suite saved with this stamp, as make report would count them; but not a
 # build that a check still to run boots, disassembles or runs sparse on (the
-# machine may be a new one, with no build/out).
+# machine may be a new one, with no build/out). A check names the targets it
+# uses in its command (tests/checks).
 built_by() { sed -nE 's#^(.* )?scripts/build/(wide-)?build\.sh ([A-Za-z0-9_.+-]+)( .*)?$#\3#p' <<<"$1"; }
-uses() { # COMMAND TARGET: whether the command names the target (sparse.sh: guest-le unless SPARSE_TARGET=)
-	[[ " ${1//=/ } " == *" $2 "* ]] ||
-		{ [ "$2" = guest-le ] && [[ $1 == *scripts/check/sparse.sh* && $1 != *SPARSE_TARGET=* ]]; }
-}
 resumed=() rebuilt=()
 if [ -n "$RESUME" ]; then
 	done_list=$(python3 "$TOP/scripts/report/report.py" --passed "$RESULTS_DIR/$id" "$suite" "${plan[@]}") ||
 		die "test: RESUME=1: the saved parts of suite '$suite' in $RESULTS_DIR/$id cannot be merged (above)"
-	skip=()
+	drop_=()
 	for i in "${!names[@]}"; do
-		[ -n "${gates[i]}" ] || ! grep -qxF -e "${names[i]}" <<<"$done_list" || skip[i]=1
+		[ -n "${gates[i]}" ] || ! grep -qxF -e "${names[i]}" <<<"$done_list" || drop_[i]=1
 	done
 	for i in "${!names[@]}"; do
 		t=$(built_by "${cmds[i]}")
-		[ -n "${skip[i]:-}" ] && [ -n "$t" ] || continue
+		[ -n "${drop_[i]:-}" ] && [ -n "$t" ] || continue
 		for ((j = i + 1; j < ${#names[@]}; j++)); do
-			if [ -z "${skip[j]:-}" ] && [ -z "${gates[j]}" ] && uses "${cmds[j]}" "$t"; then
-				skip[i]= rebuilt+=("${names[i]}")
+			if [ -z "${drop_[j]:-}" ] && [ -z "${gates[j]}" ] && [[ " ${cmds[j]//=/ } " == *" $t "* ]]; then
+				drop_[i]= rebuilt+=("${names[i]}")
 				break
 			fi
 		done
 	done
-	keep_n=() keep_c=() keep_g=() keep_k=()
-	for i in "${!names[@]}"; do
-		if [ -n "${skip[i]:-}" ]; then
-			resumed+=("${names[i]}")
-			continue
-		fi
-		keep_k[${#keep_n[@]}]=${ktap[i]:-}
-		keep_n+=("${names[i]}") keep_c+=("${cmds[i]}") keep_g+=("${gates[i]}")
-	done
-	names=("${keep_n[@]}") cmds=("${keep_c[@]}") gates=("${keep_g[@]}") ktap=()
-	for i in "${!keep_k[@]}"; do ktap[i]=${keep_k[i]}; done
+	for i in "${!names[@]}"; do [ -z "${drop_[i]:-}" ] || resumed+=("${names[i]}"); done
+	keep_checks
 fi
 n=${#names[@]}
 

@@ -117,10 +117,10 @@ def merge(parts):
     finish (no closing line: cut off, or still running) counts for the checks
     it finished; one that finished none is left out, and refused when no
     part finished a check."""
-    incomplete = [p for p in parts if not p["closed"]]
     if not any(p["closed"] or p["checks"] for p in parts):
         raise Refused("no finished check in: " + ", ".join(p["path"] for p in parts))
     parts = [p for p in parts if p["closed"] or p["checks"]]
+    incomplete = [p for p in parts if not p["closed"]]
     ids = {p["stamp"]["id"] for p in parts}
     if len(ids) > 1:
         raise Refused("parts from different revisions, not merged:\n" + "\n".join(
