@@ -8,7 +8,7 @@
 # prints can pass for a result; a run whose code changed under it is
 # refused; RESUME=1 goes on from the parts saved with the same stamp.
 . "$(dirname "$0")/lib.sh"
-unset ONLY
+unset ONLY RESUME
 report=$TOP/scripts/report/report.py
 runner=$TOP/scripts/check/test.sh
 mkdir -p "$SERIES"

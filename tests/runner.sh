@@ -3,8 +3,8 @@
 # gate stops the run, per-patch lines expand, an unknown suite is an error, a
 # KTAP check ('NAME*') counts each result, never a skip or a known failure.
 . "$(dirname "$0")/lib.sh"
-# The runs below are of the demo suite: not the ONLY= that picked this check.
-unset ONLY RESULTS_DIR
+# The runs below are of the demo suite: not the ONLY= or RESUME= of a caller.
+unset ONLY RESUME RESULTS_DIR
 mkdir -p "$SERIES"
 touch "$SERIES/0000-cover-letter.patch" "$SERIES/0001-a.patch" "$SERIES/0002-b.patch"
 cat >"$T/checks" <<'LIST'
@@ -20,6 +20,7 @@ ktap        multi*      printf 'KTAP version 1\n1..4\nok 1 a\nnot ok 2 b # TODO 
 ktap        multibad*   printf 'KTAP version 1\n1..2\nok 1 a\nnot ok 2 b # boom\n'
 ktap        exitonly*   printf 'KTAP version 1\n1..1\nok 1 a\n'; false
 ktap        none*       true
+env         clean       test -z "${ONLY+x}${RESUME+x}${RESULTS_DIR+x}${CHECKS+x}${LOGS+x}"
 LIST
 run() { CHECKS=$T/checks LOGS=$T/logs "$TOP/scripts/check/test.sh" "$@"; }
 
@@ -54,7 +55,7 @@ expect_line '^not ok 3 - exitonly '
 expect_line '^    not ok 1 exit-status # exit status 0, no KTAP result$'
 expect_line '^# known base failure, not counted: multi: b # TODO known$'
 expect_line '^# skipped, not counted: multi: c # SKIP why$'
-[ "$(tail -n1 "$T/out")" = "4 passed, 3 failed" ] || fail "closing line is not '4 passed, 4 failed'"
+[ "$(tail -n1 "$T/out")" = "4 passed, 3 failed" ] || fail "closing line is not '4 passed, 3 failed'"
 pass "a KTAP check counts each result; skips and known failures are listed, not counted"
 
 expect_fail "an empty suite" run nosuch
@@ -70,3 +71,7 @@ expect_line 'matches no check'
 ONLY=never expect_fail "ONLY= after a failing gate" run gate
 expect_line '^not ok 2 - never # not run: stop failed'
 pass "ONLY= runs the checks it names, after the gates; a name that matches nothing is an error"
+
+ONLY=clean RESUME=1 RESULTS_DIR=$T/results run env >"$T/out" 2>&1 || { cat "$T/out"; fail "a check saw the runner's ONLY=, RESUME=, RESULTS_DIR=, CHECKS= or LOGS="; }
+expect_line '^ok 1 - clean'
+pass "a check runs without the runner's own settings (a self-test run by RESUME=1 does not resume)"

@@ -67,14 +67,12 @@ keep_checks() {
 }
 # ONLY=regex: the checks whose whole name matches it, and the gates before them.
 if [ -n "${ONLY:-}" ]; then
-	drop_=()
+	drop_=() matched=
 	for i in "${!names[@]}"; do
-		[[ -n ${gates[i]} || ${names[i]} =~ ^($ONLY)$ ]] || drop_[i]=1
+		if [[ ${names[i]} =~ ^($ONLY)$ ]]; then matched=1; elif [ -z "${gates[i]}" ]; then drop_[i]=1; fi
 	done
+	[ -n "$matched" ] || die "test: ONLY=$ONLY matches no check of suite '$suite'"
 	keep_checks
-	matched=0
-	for i in "${!names[@]}"; do [[ ! ${names[i]} =~ ^($ONLY)$ ]] || matched=1; done
-	[ "$matched" = 1 ] || die "test: ONLY=$ONLY matches no check of suite '$suite'"
 fi
 [ "${#names[@]}" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, torture-rcu, wide)"
 
@@ -193,7 +191,9 @@ for i in "${!names[@]}"; do
 	start=$SECONDS
 	read -r h0 m0 < <(ccache_counts)
 	rc=0
-	(cd "$TOP" && bash -c "${cmds[i]}") >"$log" 2>&1 </dev/null || rc=$?
+	# The runner's own settings are not the check's: a self-test that runs
+	# this runner must not resume or pick checks because this run does.
+	(cd "$TOP" && env -u ONLY -u RESUME -u RESULTS_DIR -u CHECKS -u LOGS bash -c "${cmds[i]}") >"$log" 2>&1 </dev/null || rc=$?
 	# A run whose code changed under it ran on no one revision: make report
 	# refuses it. Checked after each check, before its result line, so that
 	# the finished checks of a run cut off before its closing line can count.
