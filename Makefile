@@ -6,7 +6,7 @@ BRANCH ?= dev
 TARGETS := $(shell awk 'NF && $$1 !~ /^[[:punct:]]/ { print $$1 }' kernel/targets)
 
 .DEFAULT_GOAL := help
-.PHONY: help deps deps-core source apply export export-rcu checkpatch sparse build check check-wide test test-full test-torture test-torture-rcu report
+.PHONY: help deps deps-core source apply export export-rcu post checkpatch sparse build check check-wide test test-full test-torture test-torture-rcu report
 
 help:
 	@echo "make help        this list"
@@ -15,6 +15,7 @@ help:
 	@echo "make apply       git am series/ then series-rcu/ onto the base: branch 'series' of build/linux ('series-preempt': series/ alone)"
 	@echo "make export      write branch BRANCH (default: dev) of build/linux back into series/, To:/Cc: from get_maintainer.pl"
 	@echo "make export-rcu  write branch 'rcu' (built on 'dev') of build/linux back into series-rcu/"
+	@echo "make post        what would be mailed, as the sender (git config user.name/email), split as kernel/post says, checked, into build/post/ (sends nothing)"
 	@echo "make checkpatch  checkpatch.pl --strict on every patch of series/ and series-rcu/"
 	@echo "make sparse      sparse and W=1 on the objects the series touches: no new warning against base"
 	@echo "make build       build vmlinux for TARGET=$(subst $() ,|,$(TARGETS)) (default: ppc64le) in build/out/TARGET"
@@ -48,6 +49,8 @@ export: source
 	@scripts/export/export.sh $(BRANCH)
 export-rcu: source
 	@FROM=dev SERIES=$(CURDIR)/series-rcu TO_SECTIONS='POWERPC|READ-COPY UPDATE' TO_LISTS='READ-COPY UPDATE' scripts/export/export.sh rcu
+post: source
+	@scripts/export/post.sh
 checkpatch: source
 	@scripts/check/checkpatch.sh
 sparse: source

@@ -61,6 +61,8 @@ static const struct scenario {
 	{ "bench-count", bench_count, 0 },
 	{ "bench-load", bench_load, 0 },
 	{ "bench-trace", bench_trace, 0 },
+	/* The user's kernel (guest/selinux.c): only when guest.run= names it. */
+	{ "user-selinux", user_selinux, 0 },
 };
 #define N_SCENARIOS (int)(sizeof(scenarios) / sizeof(scenarios[0]))
 
@@ -80,7 +82,7 @@ static int selected(const char *name)
 	if (!run)
 		return !cmdline_get("guest.shell") && strncmp(name, "bench-", 6) && strncmp(name, "torture-", 8) &&
 		       strncmp(name, "kexec", 5) && strncmp(name, "kdump", 5) && strcmp(name, "nmi-ipi") &&
-		       strncmp(name, "kvm", 3);
+		       strncmp(name, "kvm", 3) && strncmp(name, "user-", 5);
 	snprintf(pat, sizeof(pat), "%s", run);
 	for (p = strtok_r(pat, ",", &save); p; p = strtok_r(NULL, ",", &save))
 		if (!fnmatch(p, name, 0))

@@ -33,6 +33,8 @@ int kdump_capture(void);
 int kexec_finish(void);
 int torture_lock(void);
 int kvm_l2(void);
+/* guest/selinux.c: the user's kernel (issue 58). */
+int user_selinux(void);
 
 /* guest/bench.c, shared with guest/trace.c: a bench.X= setting, one message. */
 const char *bench_opt(const char *key);

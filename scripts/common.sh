@@ -225,8 +225,8 @@ paca_offset() {
 }
 
 # rcu_word_offset OUT: the PACA offset of the second series' RCU word in the
-# build in OUT, or nothing when its config has no CONFIG_PCPU_RCU_PREEMPT_COUNT.
+# build in OUT, or nothing when its config has no CONFIG_PCPU_RCU_NESTING.
 rcu_word_offset() {
-	grep -qx 'CONFIG_PCPU_RCU_PREEMPT_COUNT=y' "$1/.config" || return 0
+	grep -qx 'CONFIG_PCPU_RCU_NESTING=y' "$1/.config" || return 0
 	paca_offset "$1" rcu_preempt_count
 }

@@ -70,3 +70,33 @@ $SOB")
 expect_fail "checkpatch on a patch with FILE_PATH_CHANGES and an error" "$TOP/scripts/check/checkpatch.sh" "$both"
 expect_line "^checkpatch: ${both##*/}: 1 errors, 1 warnings, 0 checks$"
 pass "FILE_PATH_CHANGES with another finding still fails"
+
+# UNKNOWN_COMMIT_ID (the base has no history) is answered from
+# kernel/upstream-commits: a listed id cited with its subject passes; an id
+# not listed, or a listed one cited with another subject, fails and is named.
+cite() {
+	sed -i "s|^ \* DEBUG_PREEMPT variant of smp_processor_id().*| * DEBUG_PREEMPT variant of smp_processor_id() ($1).|" \
+		"$LINUX/lib/smp_processor_id.c"
+	commit_as_patch "lib/smp_processor_id: Cite an upstream commit ($1)
+
+The harness's self-test of the answer to UNKNOWN_COMMIT_ID.
+
+Fixes: $2
+$SOB"
+}
+listed=$(awk '!/^#/ && NF { print $1; exit }' "$TOP/kernel/upstream-commits")
+subject=$(awk -v id="$listed" '$1 == id { sub(/^[^ ]+ /, ""); sub(/ # .*/, ""); print }' "$TOP/kernel/upstream-commits")
+ok=$(cite one "$listed (\"$subject\")")
+"$TOP/scripts/check/checkpatch.sh" "$ok" >"$T/out" 2>&1 || { cat "$T/out"; fail "checkpatch failed a patch citing a listed commit with its subject"; }
+cat "$T/out"
+expect_line "^checkpatch: ${ok##*/}: UNKNOWN_COMMIT_ID answered"
+expect_line "^checkpatch: ${ok##*/}: clean$"
+pass "a Fixes: tag with a listed id and its subject passes"
+unlisted=$(cite two "0123456789ab (\"lib: A commit the list does not have\")")
+expect_fail "checkpatch on a patch citing an unlisted commit" "$TOP/scripts/check/checkpatch.sh" "$unlisted"
+expect_line "^    0123456789ab: not in kernel/upstream-commits"
+pass "an id not in kernel/upstream-commits fails, named"
+wrong=$(cite three "$listed (\"powerpc: Some other subject\")")
+expect_fail "checkpatch on a patch citing a listed id with another subject" "$TOP/scripts/check/checkpatch.sh" "$wrong"
+expect_line "^    $listed: cited as \"powerpc: Some other subject\""
+pass "a listed id cited with the wrong subject fails"

@@ -29,7 +29,7 @@ export OUT=$BUILD/out/$target
 # A base or first-series kernel must not hold the second series (a 'make build
 # TARGET=' of this target builds build/linux into the same folder): its Kconfig
 # symbol is selected on every ppc64 build of a tree that has it.
-if [[ $target == *-base || $target == *-v1 ]] && grep -qx 'CONFIG_ARCH_HAS_PCPU_RCU_PREEMPT_COUNT=y' "$OUT/.config"; then
+if [[ $target == *-base || $target == *-v1 ]] && grep -qx 'CONFIG_ARCH_HAS_PCPU_RCU_NESTING=y' "$OUT/.config"; then
 	die "boot-full: $OUT holds a kernel with the second series, not the $target kernel"
 fi
 NAME=${NAME:-$target${*:+-$*}} "$TOP/scripts/boot/boot.sh" "$target" "$@"

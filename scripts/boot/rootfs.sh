@@ -2,9 +2,9 @@
 # Assemble the initramfs of a guest target, without root: the static guest init
 # (guest/*.c, cross-compiled) and, when kernel/qemu/TARGET names Debian packages
 # (DEB_PKGS), the binaries DEB_BINS from them with their DT_NEEDED closure, in a
-# usrmerged tree; packed with the kernel tree's gen_init_cpio. Packages are
-# fetched with a private apt config (suite ROOTFS_SUITE, default sid) and cached
-# under build/.
+# usrmerged tree, and the SELinux policy GUEST_POLICY compiled; packed with
+# the kernel tree's gen_init_cpio. Packages are fetched with a private apt
+# config (suite ROOTFS_SUITE, default sid) and cached under build/.
 # Usage: rootfs.sh TARGET   -> build/rootfs/TARGET.cpio
 . "$(dirname "$0")/../common.sh"
 
@@ -25,6 +25,17 @@ for d in bin sbin lib lib64; do ln -s "usr/$d" "$stage/$d"; done
 say "rootfs: $target: guest init (${T_CROSS}gcc -static)"
 "${T_CROSS}gcc" -static -O2 -Wall -Wextra -o "$stage/init" "$TOP"/guest/*.c ||
 	die "rootfs: $target: the guest init does not build"
+
+# The SELinux policy (GUEST_POLICY: a source under guest/, named by the
+# target's kernel/qemu settings), compiled with Debian's checkpolicy; what it
+# does not define is allowed (-U allow). PID 1 loads it (guest/selinux.c).
+if [ -n "${GUEST_POLICY:-}" ]; then
+	need checkpolicy
+	mkdir -p "$stage/etc/selinux"
+	checkpolicy -U allow -o "$stage/etc/selinux/policy.bin" "$TOP/$GUEST_POLICY" >"$out.checkpolicy" 2>&1 ||
+		{ cat "$out.checkpolicy" >&2; die "rootfs: $target: checkpolicy cannot compile $GUEST_POLICY"; }
+	say "rootfs: $target: SELinux policy $GUEST_POLICY ($(stat -c %s "$stage/etc/selinux/policy.bin") bytes)"
+fi
 
 # ---- Debian binaries and their shared libraries ----
 sysroot=$BUILD/rootfs/deb-$SUITE-$DEB_ARCH	# every fetched package, extracted

@@ -7,6 +7,8 @@
 # --sections): the patch passes if every file it adds, renames or deletes is
 # covered by a real section (not "THE REST"), each named with its section, and
 # no F: line names a file it deletes or renames away; else it fails naming the file.
+# UNKNOWN_COMMIT_ID (the base has no history) is answered from
+# kernel/upstream-commits, and then not counted.
 # Usage: checkpatch.sh [PATCH...]
 . "$(dirname "$0")/../common.sh"
 need perl
@@ -60,6 +62,33 @@ answer_file_path_changes() {
 	return $rc
 }
 
+# UNKNOWN_COMMIT_ID: the base has no history, so checkpatch cannot look a
+# cited commit up. Answer it from kernel/upstream-commits: the id must be
+# listed there, and every citation of it in the patch, "ID (\"SUBJECT\")",
+# must give that subject. Prints one line per id; returns 1 if one fails.
+known=$TOP/kernel/upstream-commits
+answer_unknown_commit_ids() {
+	local p=$1 id subj cited rc=0 text
+	# The changelog as one line: a citation may wrap
+	text=$(sed -n '/^Subject:/,/^---$/p' "$p" | tr -s ' \n\t' ' ')
+	for id in $(grep -oP "Unknown commit id '\K[0-9a-f]+" <<<"$2" | sort -u); do
+		subj=$(awk -v id="$id" '!/^#/ && $1 == id { sub(/^[^ ]+ /, ""); sub(/ # .*/, ""); print }' "$known")
+		if [ -z "$subj" ]; then
+			echo "    $id: not in kernel/upstream-commits: check the id upstream and list it there"
+			rc=1
+			continue
+		fi
+		cited=$(grep -oP "\b$id\w* \(\"\K[^\"]*" <<<"$text" | sort -u)
+		if [ -z "$cited" ] || [ "$cited" != "$subj" ]; then
+			echo "    $id: cited as \"${cited:-?}\", kernel/upstream-commits has \"$subj\""
+			rc=1
+		else
+			echo "    $id (\"$subj\"): in kernel/upstream-commits"
+		fi
+	done
+	return $rc
+}
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 bad=0
@@ -68,7 +97,6 @@ for p in "${patches[@]}"; do
 	p=$(cd "$(dirname "$p")" && pwd)/${p##*/}
 	name=${p##*/}
 	# checkpatch must run from the top of the kernel tree to find its data files.
-	# The base has no history, so a changelog cites mainline commits by subject.
 	# Debian's python3 first, for spdxcheck.py's ply and git.
 	rc=0
 	out=$(cd "$LINUX" && PATH=/usr/bin:$PATH perl scripts/checkpatch.pl --strict --no-color --show-types "$p" 2>&1) || rc=$?
@@ -78,6 +106,20 @@ for p in "${patches[@]}"; do
 	fi
 	total=$(printf '%s\n' "$out" | sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks, .*/\1 \2 \3/p' | tail -n1)
 	findings=$(printf '%s\n' "$out" | grep -E '^(ERROR|WARNING|CHECK):' || true)
+	# Cited upstream commits checkpatch cannot see: answered, then not counted
+	unknown=$(grep -c '^WARNING:UNKNOWN_COMMIT_ID:' <<<"$findings" || true)
+	if [ "$unknown" -gt 0 ] && [ -n "$total" ]; then
+		if answer_unknown_commit_ids "$p" "$findings" >"$tmp/ids"; then
+			read -r e w c <<<"$total"
+			total="$e $((w - unknown)) $c"
+			findings=$(grep -v '^WARNING:UNKNOWN_COMMIT_ID:' <<<"$findings" || true)
+			[ "$total" != "0 0 0" ] || rc=0
+			echo "checkpatch: $name: UNKNOWN_COMMIT_ID answered: every cited id is in kernel/upstream-commits with its subject"
+		else
+			echo "checkpatch: $name: UNKNOWN_COMMIT_ID not answered"
+		fi
+		cat "$tmp/ids"
+	fi
 	if [ "$rc" = 0 ] && [ "$total" = "0 0 0" ]; then
 		echo "checkpatch: $name: clean"
 	elif [ "$total" = "0 1 0" ] && [[ $findings == WARNING:FILE_PATH_CHANGES:* ]] && [[ $findings != *$'\n'* ]]; then

@@ -23,7 +23,7 @@ if [ ! -s "$dis" ] || [ "$dis" -ot "$vmlinux" ]; then
 	mv "$dis.tmp" "$dis"
 fi
 say "disasm: $target: checking preempt count accesses (expect: $expect)"
-# The second series' word (CONFIG_PCPU_RCU_PREEMPT_COUNT): the same rule.
+# The second series' word (CONFIG_PCPU_RCU_NESTING): the same rule.
 words=()
 if [ "$expect" = paca ]; then
 	off=$(rcu_word_offset "$out")

@@ -32,7 +32,7 @@ log=$out/kunit.log
 # guests, with lockdep, run the out-of-line ones).
 rcu=()
 if [ "$arch" != powerpc32 ] && grep -q 'config PPC_RCU_PREEMPT_KUNIT_TEST' "$tree/arch/powerpc/Kconfig.debug" 2>/dev/null; then
-	rcu=(--kconfig_add CONFIG_PCPU_RCU_PREEMPT_COUNT=y --kconfig_add CONFIG_PPC_RCU_PREEMPT_KUNIT_TEST=y)
+	rcu=(--kconfig_add CONFIG_PCPU_RCU_NESTING=y --kconfig_add CONFIG_PPC_RCU_PREEMPT_KUNIT_TEST=y)
 fi
 build_lock
 say "kunit: $arch: kunit.py run --kunitconfig=$suite ${rcu[*]} ($tree -> $out)"
@@ -47,7 +47,7 @@ summary=$(grep -m1 -oE 'Ran [0-9]+ tests.*' "$log" || true)
 grep -qE '\[PASSED\] powerpc_preempt\b' "$log" || die "kunit: $arch: the suite powerpc_preempt did not run (log: $log)"
 if [ ${#rcu[@]} -gt 0 ]; then
 	grep -qE '\[PASSED\] powerpc_rcu_preempt\b' "$log" || die "kunit: $arch: the suite powerpc_rcu_preempt did not run (log: $log)"
-	grep -qx 'CONFIG_PCPU_RCU_PREEMPT_COUNT_INLINE=y' "$out/.config" ||
+	grep -qx 'CONFIG_PCPU_RCU_NESTING_INLINE=y' "$out/.config" ||
 		die "kunit: $arch: the RCU readers are not inline in kunit.py's config ($out/.config)"
 fi
 bad=$(grep -oE '\[SKIPPED\] [A-Za-z0-9_]+' "$log" | cut -d' ' -f2 | grep -vxE "${skips:-^$}" || true)

@@ -9,7 +9,7 @@ gcc-powerpc64le-linux-gnu binutils-powerpc64le-linux-gnu
 gcc-powerpc64-linux-gnu binutils-powerpc64-linux-gnu
 gcc-powerpc-linux-gnu binutils-powerpc-linux-gnu
 libc6-dev-ppc64el-cross libc6-dev-ppc64-cross
-gnuplot-nox debhelper dpkg-dev fakeroot clang"
+gnuplot-nox debhelper dpkg-dev fakeroot clang checkpolicy"
 # deps.sh clang: also Debian's LLVM 19, for the clang builds of make check.
 [ "${1:-}" != clang ] || PKGS="$PKGS clang-19 lld-19 llvm-19"
 # QEMU 10 comes from the backports of this Debian release: 7.2 has a PMU fault.
