@@ -35,6 +35,7 @@ int torture_lock(void);
 int kvm_l2(void);
 /* guest/selinux.c: the user's kernel (issue 58). */
 int user_selinux(void);
+int user_selinux_end(void);
 
 /* guest/bench.c, shared with guest/trace.c: a bench.X= setting, one message. */
 const char *bench_opt(const char *key);

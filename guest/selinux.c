@@ -12,6 +12,8 @@
  *   lookups before and after each must grow by at least one per kill().
  * A policy that does not load or enforcing that does not stick fails the
  * scenario, never a figure. user.kills= (default 20000), user.secs= (3).
+ * user-selinux-end, after the bench's scenarios in the same boot: enforcing
+ * must still read 1, and the AVC must have seen lookups since user-selinux.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -36,6 +38,7 @@
 #define DOMAIN "system_u:system_r:bench_t"
 
 static char out[16384];
+static long long lookups_at_start = -1;	/* after user-selinux's own loops */
 
 /* The sum of the 'lookups' column of cache_stats (one line per CPU), or -1. */
 static long long avc_lookups(void)
@@ -212,6 +215,20 @@ int user_selinux(void)
 		return result(FAIL, "enforcing did not stick through the run: %s/enforce reads '%s'", SELINUXFS, buf);
 	if (c - b < 1000)
 		return result(FAIL, "AVC lookups grew by only %lld during stress-ng --kill", c - b);
+	lookups_at_start = c;
 	return result(PASS, "enforcing, audit %s; AVC lookups +%lld over %ld kill() calls, +%lld in stress-ng",
 		      rule ? "with the task,never rule" : "on with no rules", b - a, kills, c - b);
+}
+
+int user_selinux_end(void)
+{
+	char buf[64] = "";
+	long long now = avc_lookups();
+
+	if (lookups_at_start < 0)
+		return result(FAIL, "user-selinux did not pass in this boot: no policy, or not enforcing");
+	if (read_str(SELINUXFS "/enforce", buf, sizeof(buf)) < 0 || strtol(buf, NULL, 10) != 1)
+		return result(FAIL, "enforcing did not stick through the bench: %s/enforce reads '%s'", SELINUXFS, buf);
+	diag("SELINUX end enforce=1 avc_lookups_since=%lld", now - lookups_at_start);
+	return result(PASS, "still enforcing; AVC lookups +%lld since user-selinux", now - lookups_at_start);
 }

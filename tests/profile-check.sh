@@ -3,7 +3,9 @@
 # user profile and a console of a passing user-selinux scenario are accepted;
 # the same config without SELinux, with another LSM list or without
 # PREEMPT_DYNAMIC, and a console without the loaded policy or whose enforcing
-# did not stick, are each refused, naming what is missing. No kernel build.
+# did not stick, are each refused, naming what is missing; with -b (a bench
+# boot), a console without user-selinux-end's enforcing at the end is refused
+# too. No kernel build.
 . "$(dirname "$0")/../scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 check=$TOP/scripts/bench/profile-check.sh
@@ -50,4 +52,15 @@ expect "a boot whose enforcing did not stick is refused" 1 "REFUSED: the boot di
 	"$tmp/good.config" "$tmp/permissive.log"
 { cat "$tmp/good.log"; echo '[ 5.0] audit: type=1400 audit(0:2): avc:  denied  { signal } for pid=80'; } >"$tmp/denied.log"
 expect "a boot with an AVC denial is refused" 1 "REFUSED: the boot logged an AVC denial" "$tmp/good.config" "$tmp/denied.log"
+# A bench boot (-b): enforcing must also be read back after the bench's loops.
+{ cat "$tmp/good.log"; printf '%s\n' '[ 20.0] guest: # SELINUX end enforce=1 avc_lookups_since=34508' \
+	'[ 20.1] guest: ok 3 user-selinux-end # still enforcing'; } >"$tmp/bench.log"
+expect "a bench boot still enforcing at its end is accepted" 0 "ok: user-le's profile, enforcing" \
+	-b "$tmp/good.config" "$tmp/bench.log"
+expect "a bench boot without user-selinux-end is refused" 1 "REFUSED: the boot did not show enforcing read back as 1 after the bench's loops" \
+	-b "$tmp/good.config" "$tmp/good.log"
+sed 's/^.*ok 3 user-selinux-end.*$/[ 20.1] guest: not ok 3 user-selinux-end # enforcing did not stick through the bench/; /SELINUX end/d' \
+	"$tmp/bench.log" >"$tmp/bench-permissive.log"
+expect "a bench boot whose enforcing did not last is refused" 1 "REFUSED: .*guest: not ok 3 user-selinux-end" \
+	-b "$tmp/good.config" "$tmp/bench-permissive.log"
 exit $fail

@@ -17,26 +17,73 @@
 # rcu twice more for the SCHED_OTHER round trip alone (its repeatability); writes
 # results/<stamp id>/bench-<timestamp>/ (stamp.txt, raw logs, runs.tsv,
 # table.md, trace.md, plot).
+# BENCH_PROFILE=user (issue 58, docs/user-profile.md; the default once it has
+# run whole on all five kernels, minimal until then): the same
+# kernels configured as the user's (the user-le* targets, build/out/user-le-K),
+# and rcu-only (Config B: the reference's tree, PREEMPT_DYNAMIC on); every
+# boot runs guest.run=user-selinux first and user-selinux-end last (SELinux
+# enforcing, audit's task,never rule) and scripts/bench/profile-check.sh judges
+# each config and console before a figure is kept; the traces add stress-ng
+# --kill 1 per bogo-op (BENCH_STRESS_OPS bogo-ops, at the guest's own process
+# count and at BENCH_STRESS_PROCS), and user.md (scripts/bench/bench_user.py).
+# BENCH_PROFILE=minimal (the default for now): the bench-le kernels. BENCH_PROFILE=all:
+# both, into RESULTS/user and RESULTS/minimal.
 # Usage: bench.sh   (EXTRA=path, EXTRA_ON=base, BENCH_REPS=5, BENCH_GROUPS=1,2,4,
 #        EXTRA_NAME=extra, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=4000,
-#        BENCH_CTXSW_RUNS=3, BENCH_CTXSW_KERNELS="base rcu", RESULTS=dir)
+#        BENCH_CTXSW_RUNS=3, BENCH_CTXSW_KERNELS="base rcu", RESULTS=dir,
+#        BENCH_PROFILE=user|minimal|all, BENCH_STRESS_OPS=200, BENCH_STRESS_PROCS=300,
+#        BENCH_STRESS_FIFO=1: stress-ng under SCHED_FIFO, guest/trace.c; 0: SCHED_OTHER)
+#        BENCH_PLAN=1: print the kernels, their targets, trees and builds, and stop.
+#        BENCH_BUILT=1: no apply and no build: the kernels already built in
+#        build/out (e.g. one of BENCH_KERNELS="base ...", a subset).
 . "$(dirname "$0")/../common.sh"
 
 need git; need python3; need gnuplot; need qemu-system-ppc64
-target=bench-le
 t0=$SECONDS
 stage() { say "bench [$(date +%H:%M:%S), +$(((SECONDS - t0) / 60))m$(((SECONDS - t0) % 60))s] $*"; }
+
+profile=${BENCH_PROFILE:-minimal}
+case $profile in
+user) target=user-le ;;
+minimal) target=bench-le ;;
+all)
+	# Each profile in a folder of its own, by this script: one after the other.
+	if [ -n "${BENCH_PLAN:-}" ]; then
+		for p in user minimal; do BENCH_PROFILE=$p "$0"; done
+		exit 0
+	fi
+	stamp=$("$TOP/scripts/report/stamp.sh") || die "bench: cannot stamp the run (scripts/report/stamp.sh)"
+	res=${RESULTS:-$TOP/results/$(sed -n 's/^# stamp: id //p' <<<"$stamp")/bench-$(date -u +%Y%m%dT%H%M%SZ)}
+	mkdir -p "$res"
+	printf '%s\n# profile: all (user/, minimal/)\n' "$stamp" >"$res/stamp.txt"
+	for p in user minimal; do
+		BENCH_PROFILE=$p RESULTS=$res/$p "$0" || die "bench: the $p profile failed (see above)"
+	done
+	exit 0 ;;
+*) die "bench: BENCH_PROFILE=$profile: user, minimal or all" ;;
+esac
 
 kernels=(base patched)
 [ -z "$SERIES_ON_TOP" ] || kernels+=(rcu)
 # The build target of a kernel: the reference and the rcu kernel have their own
-# config; EXTRA that of the kernel it applies to (EXTRA_ON).
+# config (in the user profile rcu-only too); EXTRA that of the kernel it
+# applies to (EXTRA_ON).
 target_of() {
 	case $1 in
-	reference | rcu) echo "bench-le-$1" ;;
+	reference | rcu) echo "$target-$1" ;;
+	rcu-only)
+		[ "$profile" = user ] || die "bench: rcu-only is the user profile's"
+		echo "$target-$1" ;;
 	base | patched) echo "$target" ;;
 	"${xn:-}") target_of "$xon" ;;
 	*) die "bench: no build target for kernel '$1'" ;;
+	esac
+}
+# The work tree a kernel is built from: rcu-only from the reference's.
+tree_of() {
+	case $1 in
+	rcu-only) echo "$BUILD/bench/reference" ;;
+	*) echo "$BUILD/bench/$1" ;;
 	esac
 }
 xon=${EXTRA_ON:-base}
@@ -55,14 +102,42 @@ if [ -n "${EXTRA:-}" ]; then
 	kernels+=("$xn")
 fi
 kernels+=(reference)
+[ "$profile" != user ] || kernels+=(rcu-only)
+if [ -n "${BENCH_KERNELS:-}" ]; then	# a subset, in the order above
+	sub=()
+	for k in "${kernels[@]}"; do [[ " $BENCH_KERNELS " != *" $k "* ]] || sub+=("$k"); done
+	for k in $BENCH_KERNELS; do [[ " ${sub[*]} " == *" $k "* ]] || die "bench: BENCH_KERNELS: no kernel '$k' in this run (${kernels[*]})"; done
+	kernels=("${sub[@]}")
+fi
+# The guest's scenarios around each boot's: the user profile's policy first, its check last.
+pre='' post='' uargs=()
+[ "$profile" != user ] || { pre=user-selinux, post=,user-selinux-end; }
+# user-selinux's own loops in a bench boot: only to see the AVC count kill()
+# and stress-ng (2,000 kill() calls, 1 s of stress-ng), not to measure them.
+[ "$profile" != user ] || uargs=(user.kills=2000 user.secs=1)
+if [ -n "${BENCH_PLAN:-}" ]; then
+	for k in "${kernels[@]}"; do
+		echo "bench plan: profile $profile: $k: target $(target_of "$k"), tree $(tree_of "$k"), build $BUILD/out/$target-$k, guest.run=${pre}bench-count${post}"
+	done
+	exit 0
+fi
 # The results go with the revision they ran on (scripts/report/stamp.sh).
 stamp=$("$TOP/scripts/report/stamp.sh") || die "bench: cannot stamp the run (scripts/report/stamp.sh)"
 res=${RESULTS:-$TOP/results/$(sed -n 's/^# stamp: id //p' <<<"$stamp")/bench-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$res"
 res=$(cd "$res" && pwd)
-echo "$stamp" >"$res/stamp.txt"
-stage "results: $res (kernels: ${kernels[*]})"
+printf '%s\n# profile: %s (kernels: %s)\n' "$stamp" "$profile" "${kernels[*]}" >"$res/stamp.txt"
+stage "results: $res (profile $profile, kernels: ${kernels[*]})"
 
+if [ -n "${BENCH_BUILT:-}" ]; then
+	for k in "${kernels[@]}"; do
+		[ -s "$BUILD/out/$target-$k/vmlinux" ] || die "bench: BENCH_BUILT=1 but no $BUILD/out/$target-$k/vmlinux"
+		stage "build: $k: BENCH_BUILT=1, the kernel in $BUILD/out/$target-$k as it is"
+		src=$(readlink -f "$BUILD/out/$target-$k/source" 2>/dev/null || echo "$LINUX")
+		{ git -C "$src" log --oneline base..HEAD; git -C "$src" describe --always --tags; } >"$res/commits-$k.txt" 2>&1 || true
+		cp "$BUILD/out/$target-$k/.config" "$res/config-$k"
+	done
+else
 # ---- the trees: each a detached work tree of build/linux (worktree_at).
 # The build lock from the apply to the last build: others' builds wait once,
 # not between each of ours (the children see BUILD_LOCK_HELD).
@@ -95,20 +170,28 @@ worktree_at "$BUILD/bench/reference" base
 LINUX=$BUILD/bench/reference SERIES=$TOP/kernel/bench SERIES_ON_TOP='' SERIES_BRANCH=bench-reference "$TOP/scripts/setup/apply.sh" ||
 	die "bench: kernel/bench/'s patch does not apply to base (see above)"
 for k in "${kernels[@]}"; do
-	git -C "$BUILD/bench/$k" log --oneline base..HEAD >"$res/commits-$k.txt"
-	git -C "$BUILD/bench/$k" describe --always --tags >>"$res/commits-$k.txt"
+	git -C "$(tree_of "$k")" log --oneline base..HEAD >"$res/commits-$k.txt"
+	git -C "$(tree_of "$k")" describe --always --tags >>"$res/commits-$k.txt"
 done
 
 # ---- builds, one at a time, through build.sh (the build lock).
 for k in "${kernels[@]}"; do
 	stage "build: $k (scripts/build/build.sh $(target_of "$k"); cold builds take ~10 min each)"
-	OUT=$BUILD/out/$target-$k "$TOP/scripts/build/build.sh" "$(target_of "$k")" "$BUILD/bench/$k" >"$res/build-$k.log" 2>&1 ||
+	OUT=$BUILD/out/$target-$k "$TOP/scripts/build/build.sh" "$(target_of "$k")" "$(tree_of "$k")" >"$res/build-$k.log" 2>&1 ||
 		{ tail -n 30 "$res/build-$k.log" >&2; die "bench: the $k kernel does not build (log: $res/build-$k.log)"; }
 	cp "$BUILD/out/$target-$k/.config" "$res/config-$k"
 done
 
 exec 9>&-	# the build lock: the boots need none
 unset BUILD_LOCK_HELD
+fi
+# The user profile: each config must be the profile's, before any boot.
+if [ "$profile" = user ]; then
+	for k in "${kernels[@]}"; do
+		"$TOP/scripts/bench/profile-check.sh" -t "$(target_of "$k")" "$res/config-$k" >"$res/profile-$k.txt" 2>&1 ||
+			{ cat "$res/profile-$k.txt" >&2; die "bench: the $k kernel's config is not the user profile's ($res/profile-$k.txt)"; }
+	done
+fi
 
 # ---- the static figures of each vmlinux.
 target_info "$target"
@@ -128,12 +211,16 @@ bench_boot() {
 	shift 2
 	# The host's load: the timings are emulated, other work on the host moves them.
 	echo "$name: $(date -u +%H:%M:%S) $(cut -d' ' -f1-3 /proc/loadavg)" >>"$res/host-load.txt"
-	if ! OUT=$BUILD/out/$target-$k NAME=$name "$TOP/scripts/boot/boot.sh" "$target" "$@" >"$res/judge-$name.txt" 2>&1; then
+	if ! OUT=$BUILD/out/$target-$k NAME=$name "$TOP/scripts/boot/boot.sh" "$target" "$@" "${uargs[@]}" >"$res/judge-$name.txt" 2>&1; then
 		cp "$BUILD/logs/console-$name.log" "$res/" 2>/dev/null || true
 		cat "$res/judge-$name.txt" >&2
 		die "bench: the $k kernel failed its boot $name (console: $res/console-$name.log)"
 	fi
 	cp "$BUILD/logs/console-$name.log" "$res/"
+	# The user profile: SELinux enforcing from before the first loop to after the last.
+	[ "$profile" != user ] ||
+		"$TOP/scripts/bench/profile-check.sh" -t "$(target_of "$k")" -b "$res/config-$k" "$res/console-$name.log" >>"$res/profile-$k.txt" 2>&1 ||
+		{ tail -n 12 "$res/profile-$k.txt" >&2; die "bench: boot $name of $k: not enforcing as the user profile asks ($res/profile-$k.txt)"; }
 }
 reps=${BENCH_REPS:-5}
 args=("bench.reps=$reps" "bench.groups=${BENCH_GROUPS:-1,2,4}" "bench.loops=${BENCH_LOOPS:-50}"
@@ -143,13 +230,17 @@ for k in "${kernels[@]}"; do
 		what=bench-count
 		[ $run = 1 ] || what=bench-count,bench-load
 		stage "boot: $k, run $run: $what (emulated, 1 vCPU)"
-		bench_boot "$k" "bench-$k-$run" "guest.run=$what" "${args[@]}"
+		bench_boot "$k" "bench-$k-$run" "guest.run=$pre$what$post" "${args[@]}"
 	done
 done
 
 # ---- the instruction counts: the loops of bench-count in QEMU's execution log,
 # N and 2N times; the logs (~1 GB per kernel) are deleted once counted.
 tloops=${BENCH_TRACE_LOOPS:-4000}
+# The user profile: stress-ng --kill 1 too, per bogo-op (guest/trace.c).
+targs=()
+[ "$profile" != user ] || targs=("bench.stress_ops=${BENCH_STRESS_OPS:-200}" "bench.stress_procs=${BENCH_STRESS_PROCS:-300}"
+	"bench.stress_fifo=${BENCH_STRESS_FIFO:-1}")
 # trace K NAME DIR ARGS...: one traced boot of kernel K, counted into $res/DIR.
 trace() {
 	local k=$1 name=$2 dir=$3 tr=$BUILD/trace/$2
@@ -157,7 +248,7 @@ trace() {
 	# Once in many runs QEMU runs a block it never listed (bench_trace.py
 	# refuses the count): trace that kernel again, once.
 	for try in 1 2; do
-		TRACE=$tr bench_boot "$k" "$name" guest.run=bench-trace "$@"
+		TRACE=$tr bench_boot "$k" "$name" "guest.run=${pre}bench-trace$post" "$@"
 		python3 "$TOP/scripts/bench/bench_trace.py" count "$tr" "${T_CROSS}nm" "$BUILD/out/$target-$k/vmlinux" && break
 		[ "$try" = 1 ] || die "bench: counting the $name trace failed twice ($tr)"
 		stage "trace: $name: the count failed (above): tracing again"
@@ -170,7 +261,7 @@ trace() {
 }
 for k in "${kernels[@]}"; do
 	stage "trace: $k: bench-count's loops, $tloops and $((2 * tloops)) times, in QEMU's execution log"
-	trace "$k" "trace-$k" "trace-$k" "bench.trace_loops=$tloops"
+	trace "$k" "trace-$k" "trace-$k" "bench.trace_loops=$tloops" "${targs[@]}"
 done
 # The SCHED_OTHER round trip moves with the fair scheduler's state from boot
 # to boot: traced again in boots of its own (BENCH_CTXSW_RUNS in all, with
@@ -183,20 +274,38 @@ for k in ${BENCH_CTXSW_KERNELS:-base rcu}; do
 		trace "$k" "trace-$k-ctxsw-$r" "repeat-$k-$r" "bench.trace_loops=$tloops" bench.trace_only=ctxsw
 	done
 done
-# First where the base's overhead over the reference goes, then each kernel against base.
-python3 "$TOP/scripts/bench/bench_trace.py" compare reference "$res/trace-reference" base "$res/trace-base" >"$res/trace.md"
+# compare A B: A against B in trace.md, when the run has both (BENCH_KERNELS).
+compare() {
+	[ -d "$res/trace-$1" ] && [ -d "$res/trace-$2" ] || return 0
+	python3 "$TOP/scripts/bench/bench_trace.py" compare "$1" "$res/trace-$1" "$2" "$res/trace-$2" >>"$res/trace.md"
+}
+: >"$res/trace.md"
+# First where the base's overhead over the reference goes (the user profile:
+# PREEMPT_RCU alone, then the preemption mode), then each kernel against base.
+if [ "$profile" = user ]; then
+	compare reference rcu-only
+	compare rcu-only base
+else
+	compare reference base
+fi
 # EXTRA against the kernel it applies to.
-for k in "${kernels[@]:1}"; do
-	[ "$k" != reference ] || continue
+for k in "${kernels[@]}"; do
+	case $k in reference | rcu-only | base) continue ;; esac
 	on=base
 	[ "$k" != "${xn:-}" ] || on=$xon
-	python3 "$TOP/scripts/bench/bench_trace.py" compare "$on" "$res/trace-$on" "$k" "$res/trace-$k" >>"$res/trace.md"
+	compare "$on" "$k"
 done
 # And what is left with both series: reference against rcu.
-[ -z "$SERIES_ON_TOP" ] ||
-	python3 "$TOP/scripts/bench/bench_trace.py" compare reference "$res/trace-reference" rcu "$res/trace-rcu" >>"$res/trace.md"
+[ -z "$SERIES_ON_TOP" ] || compare reference rcu
+# The user profile: stress-ng per bogo-op, the report's functions, the costly
+# instructions, what PREEMPT_DYNAMIC switches (issue 58, parts 3, 5, 6, 7).
+if [ "$profile" = user ]; then
+	stage "report: $res/user.md"
+	python3 "$TOP/scripts/bench/bench_user.py" "$res" >"$res/user.md" || die "bench: the user report failed (scripts/bench/bench_user.py)"
+fi
 
 stage "report: $res/table.md"
 python3 "$TOP/scripts/bench/bench_report.py" "$res" || die "bench: the report failed"
 stage "done: $res/table.md, $res/trace.md, $res/plot.svg, $res/plot.png"
-cat "$res/table.md"
+cat "$res/table.md" 2>/dev/null || true	# none from a run of one kernel (BENCH_KERNELS)
+[ "$profile" != user ] || cat "$res/user.md"

@@ -16,7 +16,13 @@ count:   instructions per block from the 'in_asm' lists, times the blocks
          ran in two windows, N and 2N times, and their difference divided
          by N is one loop without the windows' fixed costs (the return from
          the wait, the stop marker's write). The kernel's loads and stores
-         are counted the same way, from the listed mnemonics (MEMORY).
+         are counted the same way, from the listed mnemonics (MEMORY), and
+         the kernel's instructions that POWER pays most for, from each listed
+         instruction word (insn_class(): '(insn:lwsync)', '(insn:mtspr:SRR0)',
+         '(insn:larx)'...), and the executions of the static-key sites of
+         PREEMPT_DYNAMIC's keys (sk_dynamic_*, from the vmlinux's
+         __jump_table: '(key:sk_dynamic_preempt_lazy)'...) outside the
+         dynamic_*() functions (whose instructions are theirs).
          Writes OUT/functions-LOOP.tsv.
          The loop's steady count (steady()) leaves out what the two
          windows do not share.
@@ -34,6 +40,7 @@ import collections
 import os
 import re
 import socket
+import struct
 import subprocess
 import sys
 
@@ -43,7 +50,7 @@ TRACE = re.compile(r'^Trace \d+: (\S+) \[[0-9a-f]+/([0-9a-f]+)/')
 # QEMU logs a block before it runs it; these lines say the last one did not
 # run after all (an exit request at its start) or was rolled back (icount I/O).
 UNDONE = re.compile(r'^(Stopped execution of TB chain before|cpu_io_recompile: rewound)')
-INSN = re.compile(r'^0x([0-9a-f]+):\s+[0-9a-f]+\s+(\S+)')
+INSN = re.compile(r'^0x([0-9a-f]+):\s+([0-9a-f]{8})\s+(?:[0-9a-f]{8}\s+)?(\S+)')
 INDIRECT = re.compile(r'^b\S*(lr|ctr)l?[+-]?$')	# blr, bctrl, beqlr+, ...
 KERNEL = 0xc000000000000000
 # Loads and stores by mnemonic: l* and st*, prefixed (POWER10 p*) too, without
@@ -51,6 +58,72 @@ KERNEL = 0xc000000000000000
 NOT_MEMORY = {'li', 'lis', 'lwsync', 'lvsl', 'lvsr', 'stop'}
 LOAD = re.compile(r'^p?l[a-z0-9]*\.?$')
 STORE = re.compile(r'^p?st[a-z0-9]*\.?$')
+
+
+# SPRs by number (Power ISA 3.1), for '(insn:mtspr:NAME)'; others by number.
+SPR = {1: 'XER', 3: 'DSCR(user)', 8: 'LR', 9: 'CTR', 13: 'AMR(user)', 17: 'DSCR', 18: 'DSISR', 19: 'DAR',
+       22: 'DEC', 26: 'SRR0', 27: 'SRR1', 28: 'CFAR', 29: 'AMR', 48: 'PIDR', 61: 'IAMR', 136: 'CTRL(read)',
+       152: 'CTRL', 153: 'FSCR', 157: 'UAMOR', 190: 'HFSCR', 256: 'VRSAVE', 259: 'SPRG3(user)', 268: 'TB',
+       269: 'TBU', 272: 'SPRG0', 273: 'SPRG1', 274: 'SPRG2', 275: 'SPRG3', 304: 'HSPRG0', 305: 'HSPRG1',
+       314: 'HSRR0', 315: 'HSRR1', 336: 'HMER', 349: 'AMOR', 784: 'SIER', 785: 'MMCR2', 786: 'MMCRA',
+       795: 'MMCR0', 796: 'SIAR', 797: 'SDAR', 798: 'MMCR1', 804: 'EBBHR', 805: 'EBBRR', 806: 'BESCR',
+       815: 'TAR', 896: 'PPR', 898: 'PPR32', 1023: 'PIR'}
+LARX = {20, 52, 84, 116, 276}		# lwarx lbarx ldarx lharx lqarx
+STCX = {150, 182, 214, 694, 726}	# stwcx. stqcx. stdcx. stbcx. sthcx.
+
+
+def insn_class(word):
+    """The class of one instruction word that POWER pays for, or None:
+    hwsync, lwsync, ptesync, isync, eieio, mtmsrd, mtmsr, mfmsr, mtspr:SPR,
+    mfspr:SPR, mftb, larx, stcx, rfid, hrfid, rfscv, sc. From the encoding, not
+    the listed mnemonic: the extended ones (mtlr, mtsrr0...) are mtspr."""
+    op, xo = word >> 26, (word >> 1) & 0x3ff
+    if op == 31:
+        if xo in (467, 339):
+            n = ((word >> 16) & 0x1f) | (((word >> 11) & 0x1f) << 5)
+            return f"{'mtspr' if xo == 467 else 'mfspr'}:{SPR.get(n, n)}"
+        if xo == 598:
+            return {0: 'hwsync', 1: 'lwsync', 2: 'ptesync'}.get((word >> 21) & 3, 'sync')
+        return {854: 'eieio', 178: 'mtmsrd', 146: 'mtmsr', 83: 'mfmsr', 371: 'mftb'}.get(
+            xo, 'larx' if xo in LARX else 'stcx' if xo in STCX else None)
+    if op == 19:
+        return {150: 'isync', 18: 'rfid', 274: 'hrfid', 82: 'rfscv'}.get(xo)
+    return 'sc' if op == 17 else None
+
+
+def jump_sites(nm, vmlinux, prefix='sk_dynamic_'):
+    """{code address: key} of the static-key sites whose key's name starts with
+    PREFIX, from the vmlinux's __jump_table (relative entries: s32 code, s32
+    target, s64 key, each from its own address; the key's low bits are flags).
+    {} for a file that is no ELF or has no such table."""
+    at, name_at = {}, {}
+    for line in nm_output(nm, vmlinux).splitlines():
+        f = line.split()
+        if len(f) == 3:
+            at[f[2]] = int(f[0], 16)
+            name_at.setdefault(int(f[0], 16), f[2])
+    lo, hi = at.get('__start___jump_table'), at.get('__stop___jump_table')
+    if lo is None or hi is None or hi <= lo:
+        return {}
+    with open(vmlinux, 'rb') as fh:
+        data = fh.read()
+    if data[:4] != b'\x7fELF' or data[4] != 2:
+        return {}
+    e = '<' if data[5] == 1 else '>'
+    shoff, = struct.unpack_from(e + 'Q', data, 0x28)
+    shentsize, shnum = struct.unpack_from(e + 'HH', data, 0x3a)
+    raw = None
+    for i in range(shnum):
+        _, typ, _, addr, off, size = struct.unpack_from(e + 'IIQQQQ', data, shoff + i * shentsize)
+        if typ != 8 and addr <= lo and hi <= addr + size:	# 8: SHT_NOBITS
+            raw = data[off + lo - addr:off + hi - addr]
+    sites = {}
+    for i in range(0, len(raw or b'') - 15, 16):
+        code, _, key = struct.unpack_from(e + 'iiq', raw, i)
+        name = name_at.get((lo + i + 8 + key) & ~3)
+        if name and name.startswith(prefix):
+            sites[lo + i + code] = name
+    return sites
 
 
 def steady(per_fn):
@@ -162,6 +235,10 @@ def symbols(nm, vmlinux):
 
 def count(out, nm, vmlinux):
     addrs, names = symbols(nm, vmlinux)
+    # PREEMPT_DYNAMIC's key sites, but those of its dynamic_*() wrappers,
+    # whose instructions are counted as theirs already.
+    sites = {a: k for a, k in (jump_sites(nm, vmlinux) if os.path.exists(vmlinux) else {}).items()
+             if not names[max(bisect.bisect_right(addrs, a) - 1, 0)].startswith('dynamic_')}
     windows = [line.split() for line in open(os.path.join(out, 'windows.tsv'))]
     # A block is known by its host code address: QEMU lists its instructions
     # ('in_asm') when it translates it, normally right before the block's
@@ -179,6 +256,7 @@ def count(out, nm, vmlinux):
         marks = 0
         c = collections.Counter()
         blocks = unknown = pending = loads = stores = 0
+        extra = collections.Counter()	# the listed block's classes and key sites
         first = last = undo = None
         prev = None	# the block before, and its guest address
         with open(os.path.join(out, f'exec-{loop}-{n}.log'), errors='replace') as f:
@@ -188,14 +266,20 @@ def count(out, nm, vmlinux):
                     if not pending:
                         first = int(i[1], 16)
                         loads = stores = 0
+                        extra = collections.Counter()
                     pending += 1
-                    last = i[2]
+                    last = i[3]
+                    cls = insn_class(int(i[2], 16))
+                    if cls:
+                        extra[f'(insn:{cls})'] += 1
+                    if int(i[1], 16) in sites:
+                        extra[f'(key:{sites[int(i[1], 16)]})'] += 1
                     ld, st = memory(last)
                     loads, stores = loads + ld, stores + st
                     continue
                 if line.startswith('----') or line.startswith('IN:'):
                     if pending:	# a listing whose block never ran here
-                        by_pc[first] = (pending, not INDIRECT.match(last), loads, stores)
+                        by_pc[first] = (pending, not INDIRECT.match(last), loads, stores, dict(extra))
                         pending = 0
                     continue
                 if line.startswith('Disassembler disagrees'):
@@ -218,7 +302,7 @@ def count(out, nm, vmlinux):
                     continue
                 pc = int(m[2], 16)
                 if pending:
-                    by_pc[first] = (pending, not INDIRECT.match(last), loads, stores)
+                    by_pc[first] = (pending, not INDIRECT.match(last), loads, stores, dict(extra))
                     if first == pc:
                         blocks_of[m[1]] = by_pc[first]
                     pending = 0
@@ -243,6 +327,7 @@ def count(out, nm, vmlinux):
                 undo = {fn: blk[0]}
                 if pc >= KERNEL:
                     undo.update({'(kernel-loads)': blk[2], '(kernel-stores)': blk[3]})
+                    undo.update(blk[4])
                 if seg is not None:
                     seg_undo = blk[0] if pc >= KERNEL else 0
                     seg += seg_undo
@@ -254,7 +339,7 @@ def count(out, nm, vmlinux):
                     c[k] += v
                 prev = (blk, pc)
         if pending:	# listed as the log went off: it runs in a later window
-            by_pc[first] = (pending, not INDIRECT.match(last), loads, stores)
+            by_pc[first] = (pending, not INDIRECT.match(last), loads, stores, dict(extra))
         if not blocks:
             die(f'{out}/exec-{loop}-{n}.log: no block logged: did the monitor switch the log?')
         if unknown > blocks / 1000:

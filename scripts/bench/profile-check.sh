@@ -8,13 +8,21 @@
 # HZ and the page size among them. LOG (a guest console of the user-selinux
 # scenario, guest/selinux.c), when given, must show the policy loaded,
 # enforcing read back as 1, the audit state, AVC lookups growing, no AVC
-# denial and the scenario passed.
-# Usage: profile-check.sh [-t TARGET] CONFIG [LOG]   (exit 1: refused, each reason printed)
+# denial and the scenario passed. -b: LOG is a bench boot's (scripts/bench/bench.sh),
+# whose loops ran after user-selinux: user-selinux-end must also have passed
+# (enforcing read back as 1 after the last loop).
+# Usage: profile-check.sh [-t TARGET] [-b] CONFIG [LOG]   (exit 1: refused, each reason printed)
 . "$(dirname "$0")/../common.sh"
 
-target=user-le
-[ "${1:-}" != -t ] || { target=${2:?-t needs a target}; shift 2; }
-config=${1:?usage: profile-check.sh [-t TARGET] CONFIG [LOG]}
+target=user-le bench=
+while :; do
+	case ${1:-} in
+	-t) target=${2:?-t needs a target}; shift 2 ;;
+	-b) bench=1; shift ;;
+	*) break ;;
+	esac
+done
+config=${1:?usage: profile-check.sh [-t TARGET] [-b] CONFIG [LOG]}
 log=${2:-}
 [ -f "$config" ] || die "profile-check: no config $config"
 target_info "$target"
@@ -60,9 +68,13 @@ if [ -n "$log" ]; then
 	mark 'SELINUX enforce=1$' "enforcing read back as 1"
 	mark 'SELINUX audit=(task-never-rule|on-no-rules) enabled=1' "the audit state"
 	mark 'SELINUX kill-loop .* delta=[1-9]' "AVC lookups growing in the kill() loop"
-	mark 'guest: ok [0-9]+ user-selinux' "the user-selinux scenario passed"
+	mark 'guest: ok [0-9]+ user-selinux( |$)' "the user-selinux scenario passed"
+	if [ -n "$bench" ]; then
+		mark 'SELINUX end enforce=1 ' "enforcing read back as 1 after the bench's loops"
+		mark 'guest: ok [0-9]+ user-selinux-end( |$)' "the user-selinux-end scenario passed"
+	fi
 	if d=$(grep -m1 -E 'avc: +denied' <<<"$con"); then refuse "the boot logged an AVC denial: $d"; fi
-	if d=$(grep -m1 -E 'guest: not ok [0-9]+ user-selinux' <<<"$con"); then refuse "$d"; fi
+	if d=$(grep -m1 -E 'guest: not ok [0-9]+ user-selinux' <<<"$con"); then refuse "$d"; fi	# -end too
 	echo "profile-check: $log: $((bad - n)) refused"
 fi
 [ "$bad" = 0 ] || exit 1
