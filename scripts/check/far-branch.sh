@@ -29,8 +29,8 @@ compile() {
 	local src=$1 obj=$2 log=$3 c
 	c=${cmd//-Wp,-MMD,kernel\/rcu\/.update.o.d/}
 	c=${c//-o kernel\/rcu\/update.o/-o $obj}
-	c=${c//$(realpath "$LINUX")\/kernel\/rcu\/update.c/$src}
-	c=${c//..\/..\/linux\/kernel\/rcu\/update.c/$src}
+	# the source, by whatever path the tree was built from
+	c=$(sed -E "s#[^ ]*kernel/rcu/update\.c( |$)#$src\1#" <<<"$c")
 	[[ $c == *"$src"* ]] || die "far-branch: cannot find update.c in the saved command: $cmd"
 	(cd "$out" && eval "$c") >"$log" 2>&1
 }
