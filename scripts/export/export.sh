@@ -14,6 +14,7 @@
 # its To:/Cc: are regenerated, never hand-written. git am ignores both headers.
 # Usage: export.sh [BRANCH]
 . "$(dirname "$0")/../common.sh"
+. "$(dirname "$0")/mail.sh"
 need git
 need_tree "$LINUX"
 branch=${1:-${BRANCH:-dev}}
@@ -56,51 +57,21 @@ gm=(env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl scripts/get_maintainer.pl
 	--mpath "$tmp/MAINTAINERS" --no-git --no-git-fallback --no-fixes --no-rolestats)
 recipients() {
 	local p=$1
-	if ! "${gm[@]}" --no-roles "$p" >"$p.plain" 2>"$p.err" ||
-		! "${gm[@]}" --roles "$p" >"$p.roles" 2>>"$p.err"; then
-		cat "$p.err" >&2
-		die "export: get_maintainer.pl failed on ${p##*/}"
-	fi
-	# The same addresses (in another order), the second time with their role:
-	# "ADDRESS (maintainer:SECTION)". To: the powerpc list and the maintainers
-	# (M:, status Maintained or Supported) of a powerpc section (TO_SECTIONS); Cc: the rest,
-	# in get_maintainer.pl's order.
-	awk -v list="$ppc_list" -v to="$p.to" -v cc="$p.cc" -v tosec="$to_sections" -v tolists="$to_lists" '
-	FILENAME == ARGV[1] { if (NF) plain[++n] = $0; next }
-	NF { roles[++m] = $0 }
-	END {
-		if (n != m) { print "export: get_maintainer.pl gave two different lists" > "/dev/stderr"; exit 1 }
-		printf "" > to; printf "" > cc
-		for (i = 1; i <= n; i++) {
-			a = plain[i]; role = ""
-			for (j = 1; j <= m; j++)
-				if (substr(roles[j], 1, length(a) + 2) == a " (") { role = substr(roles[j], length(a) + 3); break }
-			if (role == "") { print "export: no role for " a " in get_maintainer.pl --roles" > "/dev/stderr"; exit 1 }
-			if (a == list) { print a > to; haslist = 1 }
-			else if (role ~ /^(maintainer|supporter):/ && toupper(role) ~ tosec) print a > to
-			else if (tolists != "" && role ~ /^open list:/ && toupper(role) ~ tolists) print a > to
-			else print a > cc
-		}
-		if (!haslist) print list > to
-	}' "$p.plain" "$p.roles" || die "export: could not sort the recipients of ${p##*/}"
-}
-# Replaces the To:/Cc: headers of a patch file with the addresses of two files
-# (one a line; none: no header), at the end of the header block, formatted as
-# git format-patch --to/--cc writes them.
-set_recipients() {
-	awk -v tofile="$2" -v ccfile="$3" '
-	function header(name, file,   a, s, n) {
-		n = 0; s = ""
-		while ((getline a < file) > 0) if (a != "") s = s (n++ ? ",\n    " : name ": ") a
-		close(file)
-		if (n) print s
+	gm_pairs "$p" . export
+	# To: the powerpc list and the maintainers (M:, status Maintained or
+	# Supported) of a powerpc section (TO_SECTIONS); Cc: the rest, in
+	# get_maintainer.pl's order.
+	awk -F '\t' -v list="$ppc_list" -v to="$p.to" -v cc="$p.cc" -v tosec="$to_sections" -v tolists="$to_lists" '
+	BEGIN { printf "" > to; printf "" > cc }
+	{
+		a = $1; role = $2
+		if (a == list) { print a > to; haslist = 1 }
+		else if (role ~ /^(maintainer|supporter):/ && toupper(role) ~ tosec) print a > to
+		else if (tolists != "" && role ~ /^open list:/ && toupper(role) ~ tolists) print a > to
+		else print a > cc
 	}
-	BEGIN { hdr = 1 }
-	hdr && /^(To|Cc):/ { skip = 1; next }
-	hdr && skip && /^[ \t]/ { next }
-	{ skip = 0 }
-	hdr && $0 == "" { header("To", tofile); header("Cc", ccfile); hdr = 0 }
-	{ print }' "$1" >"$1.new" && mv "$1.new" "$1"
+	END { if (!haslist) print list > to }' "$p.pairs" || die "export: could not sort the recipients of ${p##*/}"
+	rm -f "$p.pairs"
 }
 say "export: git format-patch $from..$branch ($n commits, [$prefix n/$n]) into ${SERIES#"$TOP"/}/"
 git format-patch -q --numbered --cover-letter --zero-commit --no-signature --no-thread \

@@ -18,6 +18,7 @@
 # tree, one sender Signed-off-by: a patch, and no placeholder identity left.
 # Usage: post.sh
 . "$(dirname "$0")/../common.sh"
+. "$(dirname "$0")/mail.sh"
 need git
 need perl
 need flock
@@ -176,48 +177,21 @@ union() {
 	BEGIN { while ((getline s < not) > 0) seen[key(s)] = 1 }
 	NF && !seen[key($0)]++' "$@"
 }
-# Writes the To:/Cc: headers of patch file $1 from files $2 and $3, at the end
-# of the header block, as git format-patch --to/--cc writes them.
-set_recipients() {
-	awk -v tofile="$2" -v ccfile="$3" '
-	function header(name, file,   a, s, n) {
-		n = 0; s = ""
-		while ((getline a < file) > 0) if (a != "") s = s (n++ ? ",\n    " : name ": ") a
-		close(file)
-		if (n) print s
-	}
-	BEGIN { hdr = 1 }
-	hdr && /^(To|Cc):/ { skip = 1; next }
-	hdr && skip && /^[ \t]/ { next }
-	{ skip = 0 }
-	hdr && $0 == "" { header("To", tofile); header("Cc", ccfile); hdr = 0 }
-	{ print }' "$1" >"$1.new" && mv "$1.new" "$1"
-}
 # get_maintainer.pl as make export runs it, on the scratch tree's MAINTAINERS.
 gm=(env PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 perl scripts/get_maintainer.pl
 	--no-git --no-git-fallback --no-fixes --no-rolestats)
 # TO LIST+SECTION for the written patch $1: To: in $1.to, the others it names in $1.gm.
 to_section() {
 	local p=$1 list=${2%%+*} sec=${2#*+}
-	if ! (cd "$tree" && "${gm[@]}" --no-roles "$p" >"$p.plain" 2>"$p.err" && "${gm[@]}" --roles "$p" >"$p.roles" 2>>"$p.err"); then
-		cat "$p.err" >&2
-		die "post: get_maintainer.pl failed on ${p##*/}"
-	fi
-	awk -v list="$list" -v sec="$sec" -v to="$p.to" -v gm="$p.gm" '
-	FILENAME == ARGV[1] { if (NF) plain[++n] = $0; next }
-	NF { roles[++m] = $0 }
-	END {
-		print list > to; printf "" > gm
-		for (i = 1; i <= n; i++) {
-			a = plain[i]; role = ""
-			for (j = 1; j <= m; j++)
-				if (substr(roles[j], 1, length(a) + 2) == a " (") { role = substr(roles[j], length(a) + 3); break }
-			s = role; sub(/^[^:]*:/, "", s)
-			if (role ~ /^(maintainer|supporter):/ && index(toupper(s), toupper(sec)) == 1) print a > to
-			else print a > gm
-		}
-	}' "$p.plain" "$p.roles"
-	rm -f "$p.plain" "$p.roles" "$p.err"
+	gm_pairs "$p" "$tree" post
+	awk -F '\t' -v list="$list" -v sec="$sec" -v to="$p.to" -v gm="$p.gm" '
+	BEGIN { print list > to; printf "" > gm }
+	{
+		a = $1; role = $2; s = role; sub(/^[^:]*:/, "", s)
+		if (role ~ /^(maintainer|supporter):/ && index(toupper(s), toupper(sec)) == 1) print a > to
+		else print a > gm
+	}' "$p.pairs"
+	rm -f "$p.pairs"
 }
 # The subject (first line) and text of cover letter source $1, into $2.subject and $2.body.
 cover_text() {
