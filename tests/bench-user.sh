@@ -17,7 +17,8 @@
 #    90.0%), a function's share (avc_lookup 250 of 2,000: 12.5%), the
 #    audit_signal_info* sum, a function above 2% named, the switch of part 7
 #    (wrapper 4 + key sites 2 = 6), a process count that differs between
-#    kernels flagged; a folder without traces refused.
+#    kernels flagged; audit's second state (audit=1: base 2,600, rcu 1,500
+#    per bogo-op) beside the task,never figures; a folder without traces refused.
 . "$(dirname "$0")/../scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -117,6 +118,12 @@ mk reference 1000 100 38
 mk rcu-only 1450 150 38
 mk base 2000 250 38 $'big_fn\t100.00\n'
 mk rcu 1100 120 39
+# Audit's second state: base 2,600 and rcu 1,500 per bogo-op under audit=1.
+for kv in base:2600 rcu:1500; do
+	mkdir -p "$tmp/u/audit1-${kv%%:*}"
+	printf '(kernel)\t%s\naudit_signal_info\t30.00\naudit_signal_info_syscall\t30.00\n' "${kv#*:}" \
+		>"$tmp/u/audit1-${kv%%:*}/functions-stress-kill.tsv"
+done
 python3 "$TOP/scripts/bench/bench_user.py" "$tmp/u" >"$tmp/u.md" || fail=1
 cat "$tmp/u.md"
 expect_in "$tmp/u.md" '| stress-kill | kernel | +1000.0 | +450.0 (45.0%) | +550.0 (55.0%) | n/a | +900.0 (90.0%) |'
@@ -129,6 +136,10 @@ expect_in "$tmp/u.md" '| stress-kill | base | 6.00 | 2.00 | 0.00 | 0.00 | 2000.0
 expect_in "$tmp/u.md" '| stress-kill | base | 38 (0) | 10 | fifo | 2000.0 | 395.0 | 300.0 | 500.0 |'
 expect_in "$tmp/u.md" '| lwsync | 3.00 | 3.00 | 3.00 | 3.00 |'
 expect_in "$tmp/u.md" 'the kernels ran at different process counts'
+expect_in "$tmp/u.md" '| stress-kill | base | 2000.0 | 2600.0 | +600.0 | 60.0 |'
+expect_in "$tmp/u.md" '| stress-kill | rcu | 1100.0 | 1500.0 | +400.0 | 60.0 |'
+expect_in "$tmp/u.md" '| stress-kill | rcu - base | | -1100.0 (-42.3%) | | |'
+
 mkdir -p "$tmp/empty"
 if python3 "$TOP/scripts/bench/bench_user.py" "$tmp/empty" >/dev/null 2>"$tmp/err"; then
 	echo "FAIL: a folder without traces was reported"; fail=1

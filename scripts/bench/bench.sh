@@ -33,6 +33,7 @@
 #        BENCH_CTXSW_RUNS=3, BENCH_CTXSW_KERNELS="base rcu", RESULTS=dir,
 #        BENCH_PROFILE=user|minimal|all, BENCH_STRESS_OPS=200, BENCH_STRESS_PROCS=300,
 #        BENCH_STRESS_FIFO=1: stress-ng under SCHED_FIFO, guest/trace.c; 0: SCHED_OTHER)
+#        BENCH_AUDIT_KERNELS="base rcu": the user profile's stress-ng traced again under audit=1, no rule
 #        BENCH_PLAN=1: print the kernels, their targets, trees and builds, and stop.
 #        BENCH_BUILT=1: no apply and no build: the kernels already built in
 #        build/out (e.g. one of BENCH_KERNELS="base ...", a subset).
@@ -274,6 +275,19 @@ for k in ${BENCH_CTXSW_KERNELS:-base rcu}; do
 		trace "$k" "trace-$k-ctxsw-$r" "repeat-$k-$r" "bench.trace_loops=$tloops" bench.trace_only=ctxsw
 	done
 done
+# The user profile: audit's second state, audit=1 with no rule (every task
+# has an audit context): stress-ng alone, for the kernels of
+# BENCH_AUDIT_KERNELS (default base rcu; empty: none), into audit1-K/.
+if [ "$profile" = user ]; then
+	for k in ${BENCH_AUDIT_KERNELS-base rcu}; do
+		[[ " ${kernels[*]} " == *" $k "* ]] || continue
+		stage "trace: $k: stress-ng --kill 1 under audit=1 with no rule (audit's second state)"
+		trace "$k" "trace-$k-audit1" "audit1-$k" "bench.trace_loops=$tloops" "${targs[@]}" \
+			bench.trace_only=stress-kill,stress-kill-${BENCH_STRESS_PROCS:-300} audit=1
+		grep -q 'SELINUX audit=on-no-rules enabled=1 ' "$res/console-trace-$k-audit1.log" ||
+			die "bench: trace-$k-audit1: audit is not in the audit=1, no-rule state ($res/console-trace-$k-audit1.log)"
+	done
+fi
 # compare A B: A against B in trace.md, when the run has both (BENCH_KERNELS).
 compare() {
 	[ -d "$res/trace-$1" ] && [ -d "$res/trace-$2" ] || return 0

@@ -11,7 +11,8 @@ stress=LOOP procs=P sleepers=S ops=N' lines and stress-ng's version).
 - stress-ng --kill 1 per bogo-op: kernel and user instructions, kernel loads,
   at each process count; Shrikanth's split (reference -> rcu-only: PREEMPT_RCU
   alone; rcu-only -> base: the preemption mode) beside the reporter's 55/45;
-  what each series wins back of base's overhead over the reference.
+  what each series wins back of base's overhead over the reference; the
+  same bogo-op under audit=1 with no rule where DIR has audit1-KERNEL/.
 - The report's perf table: each function as a share of the kernel
   instructions of a bogo-op, beside the report's 6.15 and 6.16 percentages,
   with every other function above 2% in any kernel.
@@ -137,6 +138,28 @@ def main(d):
                 for k in ('patched', 'rcu'):
                     cells.append(f'{v["base"] - v[k]:+.1f} ({pct(v["base"] - v[k], over)})' if k in v else 'n/a')
                 out.append(f'| {l} | {what[1:-1]} | ' + ' | '.join(cells) + ' |')
+        out.append('')
+
+    # Audit's second state (bench.sh: audit1-KERNEL/, stress-ng under audit=1, no rule).
+    a1 = {k: {l: bench_trace.load(os.path.join(d, f'audit1-{k}'), l) for l in sloops
+              if os.path.exists(os.path.join(d, f'audit1-{k}', f'functions-{l}.tsv'))} for k in ks}
+    a1 = {k: v for k, v in a1.items() if v}
+    if a1:
+        out += ['### Audit\'s second state: audit=1, no rule', '',
+                'The same bogo-op with audit on from boot and no rule, so every task has an audit context and '
+                'every syscall goes through audit\'s entry and exit (Fedora\'s default is the task,never rule '
+                'above). Kernel instructions per bogo-op.', '',
+                '| loop | kernel | task,never | audit=1, no rule | audit\'s cost | `audit_signal_info*` |',
+                '|---|---|---:|---:|---:|---:|']
+        for l in sloops:
+            for k in a1:
+                if l not in a1[k] or l not in data[k]:
+                    continue
+                t, a = data[k][l]['(kernel)'], a1[k][l]['(kernel)']
+                out.append(f'| {l} | {k} | {t:.1f} | {a:.1f} | {a - t:+.1f} | {fn_sum(a1[k][l], "audit_signal_info*"):.1f} |')
+            if 'base' in a1 and 'rcu' in a1 and l in a1['base'] and l in a1['rcu']:
+                b, r = a1['base'][l]['(kernel)'], a1['rcu'][l]['(kernel)']
+                out.append(f'| {l} | rcu - base | | {r - b:+.1f} ({pct(r - b, b)}) | | |')
         out.append('')
 
     # ---- part 5: the report's functions as shares of the kernel instructions.
