@@ -10,7 +10,8 @@
 # an undone block in one loop, must give a median and mode of 7, a minimum of 7,
 # 12 loops of 7 and 4 of 9 (the last loop of a window has no mark after it),
 # with a mark logged but not run (first and fourth loop) ending no loop; a
-# window whose mark ran once too often must be refused. And 'where' names an
+# window whose mark ran once too often must be refused. Each single loop is
+# filed by the scheduler path it ran (paths-LOOP.tsv, 'paths'). And 'where' names an
 # address run with translation off (real mode) as the kernel's.
 . "$(dirname "$0")/../scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -46,7 +47,7 @@ log "$tmp/good" 2
 python3 "$TOP/scripts/bench/bench_trace.py" count "$tmp/good" "$tmp/nm" /dev/null || fail=1
 cat "$tmp/good/functions-loop.tsv" 2>/dev/null
 expect() {	# FILE LINE
-	if grep -qxF "$2" "$1" 2>/dev/null; then echo "ok: $2"; else echo "FAIL: no line '$2'"; fail=1; fi
+	if grep -qxF -- "$2" "$1" 2>/dev/null; then echo "ok: $2"; else echo "FAIL: no line '$2'"; fail=1; fi
 }
 expect "$tmp/good/functions-loop.tsv" $'(kernel)\t7.00'
 expect "$tmp/good/functions-loop.tsv" $'f\t5.00'
@@ -105,6 +106,38 @@ elif grep -q 'loop mark ran 13 times in 12 loops' "$tmp/err"; then
 else
 	echo "FAIL: refused for another reason: $(cat "$tmp/err")"; fail=1
 fi
+# Paths: loops of f (5), every third f + update_curr_dl_se (2): filed by
+# path, '-' 12 loops of 5 and 'update_curr_dl_se' 4 of 7; a marker block
+# logged but not run (loop 1) does not file its loop under the marker.
+mkdir -p "$tmp/paths"
+printf '#!/bin/sh\nprintf "c000000000001000 T f\\nc000000000001014 T update_curr_dl_se\\n"\n' >"$tmp/nm2"
+chmod +x "$tmp/nm2"
+printf 'loop\t6\t10000100\nloop\t12\t10000100\n' >"$tmp/paths/windows.tsv"
+D='Trace 0: 0x7f0000002000 [00000000/c000000000001014/24000015/ff002200] update_curr_dl_se'
+for n in 6 12; do
+	{
+		printf -- '----------------\nIN: m\n0x10000100:  4e800020  blr\n\n'
+		printf -- '----------------\nIN: f\n0xc000000000001000:  7c0802a6  mflr     r0\n'
+		printf '0xc000000000001004:  f8010010  std      r0, 0x10(r1)\n'
+		printf '0xc000000000001008:  38600000  li       r3, 0\n'
+		printf '0xc00000000000100c:  e92d0010  ld       r9, 0x10(r13)\n'
+		printf '0xc000000000001010:  48000005  bl       0xc000000000001014\n\n'
+		printf -- '----------------\nIN: update_curr_dl_se\n0xc000000000001014:  80830000  lwz      r4, 0(r3)\n'
+		printf '0xc000000000001018:  4e800020  blr\n\n'
+		for ((i = 0; i < n; i++)); do
+			printf '%s\n%s\n' "$M" "$F"
+			((i % 3 != 2)) || printf '%s\n' "$D"
+			((i != 1)) || printf '%s\nStopped execution of TB chain before 0x7f0000002000 [c000000000001014] update_curr_dl_se\n' "$D"
+		done
+	} >"$tmp/paths/exec-loop-$n.log"
+done
+python3 "$TOP/scripts/bench/bench_trace.py" count "$tmp/paths" "$tmp/nm2" /dev/null || fail=1
+expect "$tmp/paths/paths-loop.tsv" $'-\t5\t12'
+expect "$tmp/paths/paths-loop.tsv" $'update_curr_dl_se\t7\t4'
+python3 "$TOP/scripts/bench/bench_trace.py" paths loop A "$tmp/paths" B "$tmp/paths,$tmp/paths" >"$tmp/paths.md" || fail=1
+cat "$tmp/paths.md"
+expect "$tmp/paths.md" '| `-` | 75.0% | 5 | 75.0% | 5 | +0 |'
+expect "$tmp/paths.md" '| `update_curr_dl_se` | 25.0% | 7 | 25.0% | 7 | +0 |'
 # bench_trace.py where (a hung guest's vCPUs, for tests/known-hangs.txt):
 # translation off (no MSR_IR) is the kernel at its physical address, user
 # mode (MSR_PR) is named as such, an address outside the kernel's text is not.

@@ -14,11 +14,11 @@
 # once for the instruction counts, once for the counts again and the
 # workloads; boots each once more under QEMU's execution log for the exact
 # instruction counts by function (scripts/bench/bench_trace.py), and base and
-# rcu twice more for the SCHED_OTHER round trip alone (its repeatability); writes
+# rcu twice more for the SCHED_OTHER round trip alone (minimal profile), its
+# single loops compared on matched scheduler paths (ctxsw.md); writes
 # results/<stamp id>/bench-<timestamp>/ (stamp.txt, raw logs, runs.tsv,
 # table.md, trace.md, plot).
-# BENCH_PROFILE=user (issue 58, docs/user-profile.md; the default once it has
-# run whole on all five kernels, minimal until then): the same
+# BENCH_PROFILE=user (the default; issue 58, docs/user-profile.md): the same
 # kernels configured as the user's (the user-le* targets, build/out/user-le-K),
 # and rcu-only (Config B: the reference's tree, PREEMPT_DYNAMIC on); every
 # boot runs guest.run=user-selinux first and user-selinux-end last (SELinux
@@ -26,11 +26,11 @@
 # each config and console before a figure is kept; the traces add stress-ng
 # --kill 1 per bogo-op (BENCH_STRESS_OPS bogo-ops, at the guest's own process
 # count and at BENCH_STRESS_PROCS), and user.md (scripts/bench/bench_user.py).
-# BENCH_PROFILE=minimal (the default for now): the bench-le kernels. BENCH_PROFILE=all:
+# BENCH_PROFILE=minimal: the bench-le kernels, the mechanism alone. BENCH_PROFILE=all:
 # both, into RESULTS/user and RESULTS/minimal.
-# Usage: bench.sh   (EXTRA=path, EXTRA_ON=base, BENCH_REPS=5, BENCH_GROUPS=1,2,4,
-#        EXTRA_NAME=extra, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=4000,
-#        BENCH_CTXSW_RUNS=3, BENCH_CTXSW_KERNELS="base rcu", RESULTS=dir,
+# Usage: bench.sh   (EXTRA=path, EXTRA_ON=base, BENCH_REPS=3 (minimal: 5), BENCH_GROUPS=1,2,4,
+#        EXTRA_NAME=extra, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=2000 (minimal: 4000),
+#        BENCH_CTXSW_RUNS=1 (minimal: 3), BENCH_CTXSW_KERNELS="base rcu", RESULTS=dir,
 #        BENCH_PROFILE=user|minimal|all, BENCH_STRESS_OPS=200, BENCH_STRESS_PROCS=300,
 #        BENCH_STRESS_FIFO=1: stress-ng under SCHED_FIFO, guest/trace.c; 0: SCHED_OTHER)
 #        BENCH_AUDIT_KERNELS="base rcu": the user profile's stress-ng traced again under audit=1, no rule
@@ -43,10 +43,13 @@ need git; need python3; need gnuplot; need qemu-system-ppc64
 t0=$SECONDS
 stage() { say "bench [$(date +%H:%M:%S), +$(((SECONDS - t0) / 60))m$(((SECONDS - t0) % 60))s] $*"; }
 
-profile=${BENCH_PROFILE:-minimal}
+profile=${BENCH_PROFILE:-user}
+# Each profile's defaults: the user's kernels are larger and slower to trace,
+# so the default run traces half the loops, repeats the workloads 3 times and
+# compares the SCHED_OTHER round trip on matched paths within one boot.
 case $profile in
-user) target=user-le ;;
-minimal) target=bench-le ;;
+user) target=user-le d_reps=3 d_tloops=2000 d_cruns=1 ;;
+minimal) target=bench-le d_reps=5 d_tloops=4000 d_cruns=3 ;;
 all)
 	# Each profile in a folder of its own, by this script: one after the other.
 	if [ -n "${BENCH_PLAN:-}" ]; then
@@ -223,7 +226,7 @@ bench_boot() {
 		"$TOP/scripts/bench/profile-check.sh" -t "$(target_of "$k")" -b "$res/config-$k" "$res/console-$name.log" >>"$res/profile-$k.txt" 2>&1 ||
 		{ tail -n 12 "$res/profile-$k.txt" >&2; die "bench: boot $name of $k: not enforcing as the user profile asks ($res/profile-$k.txt)"; }
 }
-reps=${BENCH_REPS:-5}
+reps=${BENCH_REPS:-$d_reps}
 args=("bench.reps=$reps" "bench.groups=${BENCH_GROUPS:-1,2,4}" "bench.loops=${BENCH_LOOPS:-50}"
 	"bench.secs=${BENCH_SECS:-3}")
 for k in "${kernels[@]}"; do
@@ -237,7 +240,7 @@ done
 
 # ---- the instruction counts: the loops of bench-count in QEMU's execution log,
 # N and 2N times; the logs (~1 GB per kernel) are deleted once counted.
-tloops=${BENCH_TRACE_LOOPS:-4000}
+tloops=${BENCH_TRACE_LOOPS:-$d_tloops}
 # The user profile: stress-ng --kill 1 too, per bogo-op (guest/trace.c).
 targs=()
 [ "$profile" != user ] || targs=("bench.stress_ops=${BENCH_STRESS_OPS:-200}" "bench.stress_procs=${BENCH_STRESS_PROCS:-300}"
@@ -267,7 +270,7 @@ done
 # The SCHED_OTHER round trip moves with the fair scheduler's state from boot
 # to boot: traced again in boots of its own (BENCH_CTXSW_RUNS in all, with
 # the one above), for the kernels of BENCH_CTXSW_KERNELS, into repeat-K-R/.
-cruns=${BENCH_CTXSW_RUNS:-3}
+cruns=${BENCH_CTXSW_RUNS:-$d_cruns}
 for k in ${BENCH_CTXSW_KERNELS:-base rcu}; do
 	[[ " ${kernels[*]} " == *" $k "* ]] || continue
 	for ((r = 2; r <= cruns; r++)); do
@@ -311,6 +314,15 @@ for k in "${kernels[@]}"; do
 done
 # And what is left with both series: reference against rcu.
 [ -z "$SERIES_ON_TOP" ] || compare reference rcu
+# The SCHED_OTHER round trip on matched paths: the single loops of the two
+# kernels of BENCH_CTXSW_KERNELS, over all their boots, filed by the
+# scheduler path each took (bench_trace.py paths), into ctxsw.md.
+read -ra ck <<<"${BENCH_CTXSW_KERNELS:-base rcu}"
+if [ ${#ck[@]} = 2 ] && [ -d "$res/trace-${ck[0]}" ] && [ -d "$res/trace-${ck[1]}" ]; then
+	boots() { local d=$res/trace-$1 r; for ((r = 2; r <= cruns; r++)); do d+=",$res/repeat-$1-$r"; done; echo "$d"; }
+	python3 "$TOP/scripts/bench/bench_trace.py" paths ctxsw "${ck[0]}" "$(boots "${ck[0]}")" "${ck[1]}" "$(boots "${ck[1]}")" \
+		>"$res/ctxsw.md" || die "bench: the matched-path report of ctxsw failed"
+fi
 # The user profile: stress-ng per bogo-op, the report's functions, the costly
 # instructions, what PREEMPT_DYNAMIC switches (issue 58, parts 3, 5, 6, 7).
 if [ "$profile" = user ]; then

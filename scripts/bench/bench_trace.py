@@ -26,11 +26,18 @@ count:   instructions per block from the 'in_asm' lists, times the blocks
          Writes OUT/functions-LOOP.tsv.
          The loop's steady count (steady()) leaves out what the two
          windows do not share.
+         Each single loop (between two runs of the guest's loop mark) is
+         also filed by the scheduler paths it ran (PATH_MARKERS): the
+         fair server's accounting and the delayed-dequeue requeue, which
+         boot state picks: OUT/paths-LOOP.tsv.
 compare: the Markdown table of two such folders, largest differences first.
+paths:   LOOP's single loops of two kernels, over one or more boots each, by
+         path: each kernel's mix, and the difference on matched paths only.
 
 Usage: bench_trace.py run OUT QEMU-COMMAND...   (under a timeout: scripts/boot/boot.sh)
        bench_trace.py count OUT NM VMLINUX
        bench_trace.py compare NAME-A DIR-A NAME-B DIR-B [TOP]
+       bench_trace.py paths LOOP NAME-A DIR-A[,DIR...] NAME-B DIR-B[,DIR...]   (matched paths, over boots)
        bench_trace.py where MONITOR-SOCKET NM VMLINUX REGS   (a hung guest: scripts/boot/boot.sh)
        bench_trace.py send MONITOR-SOCKET COMMAND   (one monitor command: scripts/boot/boot.sh MONITOR_AT=)
 """
@@ -70,6 +77,10 @@ SPR = {1: 'XER', 3: 'DSCR(user)', 8: 'LR', 9: 'CTR', 13: 'AMR(user)', 17: 'DSCR'
        815: 'TAR', 896: 'PPR', 898: 'PPR32', 1023: 'PIR'}
 LARX = {20, 52, 84, 116, 276}		# lwarx lbarx ldarx lharx lqarx
 STCX = {150, 182, 214, 694, 726}	# stwcx. stqcx. stdcx. stbcx. sthcx.
+# The scheduler's paths a single loop can take by boot state, not by kernel:
+# the fair server's deadline accounting (active or not) and the requeue of a
+# delayed-dequeue entity. Each single loop is filed by which of them it ran.
+PATH_MARKERS = ('update_curr_dl_se', 'requeue_delayed_entity')
 
 
 def insn_class(word):
@@ -248,11 +259,13 @@ def count(out, nm, vmlinux):
     # whose list and first run fall into different windows. Blocks
     # translated in one window run again in later ones: one pass, in order.
     blocks_of, by_pc, per, single = {}, {}, {}, collections.defaultdict(list)
+    paths = collections.defaultdict(list)	# beside single: the PATH_MARKERS each loop ran
     for loop, n, *mk in windows:
         # Each loop alone: the kernel instructions between two runs of the
         # guest's loop_mark() (its address in the start marker).
         mark = int(mk[0], 16) if mk and mk[0] != '-' else None
         seg = seg_undo = reopen = None
+        segm, segm_undo = None, None
         marks = 0
         c = collections.Counter()
         blocks = unknown = pending = loads = stores = 0
@@ -292,9 +305,12 @@ def count(out, nm, vmlinux):
                     if reopen is not None:	# the mark itself did not run: its loop goes on
                         marks -= 1
                         seg = single[loop].pop() if reopen else None
+                        segm = set(paths[loop].pop()) if reopen else None
                     elif seg is not None:
                         seg = seg - (seg_undo or 0)
-                    seg_undo, reopen = 0, None
+                        if segm_undo:
+                            segm.discard(segm_undo)
+                    seg_undo, reopen, segm_undo = 0, None, None
                     prev = None
                     continue
                 m = TRACE.match(line)
@@ -314,7 +330,9 @@ def count(out, nm, vmlinux):
                     reopen = seg is not None
                     if seg is not None:
                         single[loop].append(seg)
+                        paths[loop].append(frozenset(segm))
                     seg = seg_undo = 0
+                    segm, segm_undo = set(), None
                 blk = blocks_of.get(m[1]) or by_pc.get(pc)
                 if not blk:
                     unknown += 1
@@ -331,6 +349,9 @@ def count(out, nm, vmlinux):
                 if seg is not None:
                     seg_undo = blk[0] if pc >= KERNEL else 0
                     seg += seg_undo
+                    segm_undo = fn if fn in PATH_MARKERS and fn not in segm else None
+                    if segm_undo:
+                        segm.add(fn)
                 # The PMU model (README): a block counts when it left by a
                 # direct jump (or fell through) to a block on its own page.
                 if prev and prev[0][1] and prev[1] >> 12 == pc >> 12:
@@ -367,6 +388,64 @@ def count(out, nm, vmlinux):
                 f.write(f'# {loop}: kernel instructions of single loops, the 20 most common counts: count, loops\n')
                 for v, k in collections.Counter(single[loop]).most_common(20):
                     f.write(f'{v}\t{k}\n')
+            with open(os.path.join(out, f'paths-{loop}.tsv'), 'w') as f:
+                f.write(f'# {loop}: single loops by path (which of {", ".join(PATH_MARKERS)} ran in the loop; '
+                        '- for none): path, kernel instructions, loops; the 10 most common counts of each path\n')
+                by = collections.defaultdict(collections.Counter)
+                for v, m in zip(single[loop], paths[loop]):
+                    by[path_name(m)][v] += 1
+                for name in sorted(by, key=lambda x: -sum(by[x].values())):
+                    for v, k in by[name].most_common(10):
+                        f.write(f'{name}\t{v}\t{k}\n')
+
+
+def path_name(markers):
+    return '+'.join(m for m in PATH_MARKERS if m in markers) or '-'
+
+
+def load_paths(dirs, loop):
+    """{path: Counter(count: loops)} summed over the folders (boots) given."""
+    by = collections.defaultdict(collections.Counter)
+    for d in dirs:
+        p = os.path.join(d, f'paths-{loop}.tsv')
+        if not os.path.exists(p):
+            die(f'{p}: no such file (a trace counted before paths were kept?)')
+        for line in open(p):
+            if not line.startswith('#'):
+                name, v, k = line.split('\t')
+                by[name][int(v)] += int(k)
+    return by
+
+
+def paths_report(loop, na, dirs_a, nb, dirs_b, floor=5.0):
+    """Markdown: LOOP's single loops by path, each kernel's mix (every boot)
+    and the most common count of each path; the difference B - A on each path
+    both kernels take in at least FLOOR % of their loops: matched paths."""
+    print(f'### {loop} on matched paths: {na} vs {nb}\n')
+    print(f'Single loops filed by the scheduler paths they ran ({", ".join(f"`{m}`" for m in PATH_MARKERS)}; '
+          '"-": neither), over all boots; each path\'s most common count. The difference is taken only on '
+          f'a path both kernels ran in at least {floor:g}% of their loops.\n')
+    mix = {}
+    for n, dirs in ((na, dirs_a), (nb, dirs_b)):
+        for d in dirs:
+            by = load_paths([d], loop)
+            tot = sum(sum(c.values()) for c in by.values())
+            mix[n, d] = {p: 100.0 * sum(c.values()) / tot for p, c in by.items()} if tot else {}
+    a, b = load_paths(dirs_a, loop), load_paths(dirs_b, loop)
+    ta, tb = sum(sum(c.values()) for c in a.values()), sum(sum(c.values()) for c in b.values())
+    print(f'| path | {na}: share of loops | {na}: mode | {nb}: share of loops | {nb}: mode | {nb} - {na} |')
+    print('|---|---:|---:|---:|---:|---:|')
+    for p in sorted(set(a) | set(b), key=lambda x: -(sum(a[x].values()) / max(ta, 1) + sum(b[x].values()) / max(tb, 1))):
+        sa, sb = 100.0 * sum(a[p].values()) / max(ta, 1), 100.0 * sum(b[p].values()) / max(tb, 1)
+        ma = a[p].most_common(1)[0][0] if a[p] else None
+        mb = b[p].most_common(1)[0][0] if b[p] else None
+        d = f'{mb - ma:+d}' if ma is not None and mb is not None and sa >= floor and sb >= floor else 'not matched'
+        print(f'| `{p}` | {sa:.1f}% | {ma if ma is not None else ""} | {sb:.1f}% | {mb if mb is not None else ""} | {d} |')
+    print()
+    print('Each boot\'s mix (share of its loops on each path):\n')
+    for (n, d), m in mix.items():
+        print(f'- {n}, `{os.path.basename(d)}`: ' + ', '.join(f'`{p}` {v:.1f}%' for p, v in sorted(m.items(), key=lambda x: -x[1])))
+    print()
 
 
 def single_stats(xs):
@@ -487,6 +566,8 @@ def main():
         where(*args)
     elif cmd == 'send' and len(args) == 2:
         print(hmp(*args).strip())
+    elif cmd == 'paths' and len(args) == 5:
+        paths_report(args[0], args[1], args[2].split(','), args[3], args[4].split(','))
     elif cmd == 'compare' and len(args) in (4, 5):
         compare(*args[:4], *(int(x) for x in args[4:]))
     else:
