@@ -18,7 +18,8 @@
 #    audit_signal_info* sum, a function above 2% named, the switch of part 7
 #    (wrapper 4 + key sites 2 = 6), a process count that differs between
 #    kernels flagged; audit's second state (audit=1: base 2,600, rcu 1,500
-#    per bogo-op) beside the task,never figures; a folder without traces refused.
+#    per bogo-op) beside the task,never figures; the plot's data (each kernel
+#    over the reference, in %) and user.png; a folder without traces refused.
 . "$(dirname "$0")/../scripts/common.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -140,6 +141,12 @@ expect_in "$tmp/u.md" '| stress-kill | base | 2000.0 | 2600.0 | +600.0 | 60.0 |'
 expect_in "$tmp/u.md" '| stress-kill | rcu | 1100.0 | 1500.0 | +400.0 | 60.0 |'
 expect_in "$tmp/u.md" '| stress-kill | rcu - base | | -1100.0 (-42.3%) | | |'
 
+# The plot: each kernel over the reference, in %, instructions then loads.
+expect "$tmp/u/user-plot.dat" 'stress-kill rcu-only 0 45.00'
+expect "$tmp/u/user-plot.dat" 'stress-kill base 1 100.00'
+expect "$tmp/u/user-plot.dat" 'stress-kill rcu 2 10.00'
+expect "$tmp/u/user-plot.dat" 'stress-kill rcu-only 4 44.80'
+if [ -s "$tmp/u/user.png" ]; then echo "ok: user.png drawn"; else echo "FAIL: no user.png"; fail=1; fi
 mkdir -p "$tmp/empty"
 if python3 "$TOP/scripts/bench/bench_user.py" "$tmp/empty" >/dev/null 2>"$tmp/err"; then
 	echo "FAIL: a folder without traces was reported"; fail=1

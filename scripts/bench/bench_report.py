@@ -176,7 +176,10 @@ COUNTS = [('kill', 'instructions per kill() call (SIGUSR1 ignored, tight loop)')
           ('read-zero', 'instructions per 1-byte read() of /dev/zero (fd lookup)'),
           ('ctxsw', 'instructions per round trip of a byte between two tasks over two pipes (two context switches)'),
           ('ctxsw-fifo', 'instructions per round trip of a byte between two SCHED_FIFO tasks over two pipes '
-           '(two context switches, no fair scheduler)')]
+           '(two context switches, no fair scheduler)'),
+          # The user profile's (make bench; the plot of these is user.png, bench_user.py).
+          ('stress-kill', 'instructions per stress-ng --kill 1 bogo-op, the guest\'s own processes'),
+          ('stress-kill-300', 'instructions per stress-ng --kill 1 bogo-op, 300 processes')]
 SIDES = {'kernel': 'kernel instructions',
          'kernel-steady': 'steady kernel instructions',
          'single-median': 'median kernel instructions of single loops',
@@ -275,7 +278,7 @@ def table(rows, title):
                            ' | '.join(fmt(x[0]) if x else 'n/a' for x in v) + ' | ' +
                            ' | '.join(f'{x[0] - v[0][0]:+.1f} ({c:+.1f}%)' if x and c is not None else 'n/a'
                                       for x, c in zip(v[1:], cs)) + ' |')
-                if side == ('kernel-steady' if steady else 'kernel'):
+                if side == ('kernel-steady' if steady else 'kernel') and not m.startswith('stress'):
                     plot.append(('exact', m, [x[0] if x else None for x in v], steady))
                 if side in ('kernel', 'kernel-steady') and 'reference' in ks:
                     out += against_reference(rows, ks, m, label, side)

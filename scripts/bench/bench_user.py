@@ -11,7 +11,8 @@ stress=LOOP procs=P sleepers=S ops=N' lines and stress-ng's version).
 - stress-ng --kill 1 per bogo-op: kernel and user instructions, kernel loads,
   at each process count; Shrikanth's split (reference -> rcu-only: PREEMPT_RCU
   alone; rcu-only -> base: the preemption mode) beside the reporter's 55/45;
-  what each series wins back of base's overhead over the reference; the
+  what each series wins back of base's overhead over the reference, drawn
+  in DIR/user.png (and .svg; the data in DIR/user-plot.dat); the
   same bogo-op under audit=1 with no rule where DIR has audit1-KERNEL/.
 - The report's perf table: each function as a share of the kernel
   instructions of a bogo-op, beside the report's 6.15 and 6.16 percentages,
@@ -27,6 +28,7 @@ stress=LOOP procs=P sleepers=S ops=N' lines and stress-ng's version).
 import glob
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -79,6 +81,47 @@ def stress_info(d, k):
         if v and not ver:
             ver = v[1]
     return info, ver
+
+
+def draw(d, data, sloops, ks):
+    """DIR/user.png and user.svg: per stress loop, each kernel's kernel
+    instructions and loads per bogo-op over the reference's, in % of it."""
+    bars = [k for k in ks if k != 'reference']
+    rows, tics, labels = ['loop kernel x pct'], [], []
+    x = 0
+    for l in sloops:
+        for what, name in (('(kernel)', 'instructions'), ('(kernel-loads)', 'loads')):
+            ref = data['reference'].get(l, {}).get(what)
+            if not ref:
+                continue
+            tics.append(f'"{l}\\n{name}\\nreference {ref:,.0f}" {x + (len(bars) - 1) / 2}')
+            for i, k in enumerate(bars):
+                v = data[k].get(l, {}).get(what)
+                if v is not None:
+                    c = (v - ref) / ref * 100
+                    rows.append(f'{l} {k} {x + i} {c:.2f}')
+                    labels.append(f'set label "{c:+.1f}%" at {x + i},{max(c, 0)} left rotate by 90 offset 0,0.5 font \',9\'')
+            x += len(bars) + 1
+    if not tics:
+        return
+    ys = [float(r.split()[3]) for r in rows[1:]] + [0.0]
+    lo, hi = min(ys), max(ys)
+    lo, hi = lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.3 + 0.1
+    dat = os.path.join(d, 'user-plot.dat')
+    open(dat, 'w').write('\n'.join(rows) + '\n')
+    colours = ['#9467bd', '#1f77b4', '#d62728', '#2ca02c', '#8c564b', '#ff7f0e']
+    plots = [f"'{dat}' using (strcol(2) eq '{k}' ? $3 : NaN):4 with boxes fc rgb '{colours[i % len(colours)]}' title '{k}'"
+             for i, k in enumerate(bars)]
+    gp = ("set title \"stress-ng --kill 1 on the user's kernel: kernel work per bogo-op over the pre-7.0 reference "
+          "(QEMU execution log)\" font ',12'\n"
+          "set style fill solid 0.85 border lc rgb '#000000'\nset boxwidth 0.8\nset grid ytics\n"
+          "set xzeroaxis lt -1\nset key outside right top\nset ylabel '% over the reference'\n"
+          f"set xtics ({', '.join(tics)}) font ',9'\nset xrange [-1:{x}]\nset yrange [{lo:.2f}:{hi:.2f}]\nset bmargin 5\n"
+          + '\n'.join(labels) + f"\nplot {', '.join(plots)}\n")
+    for term, out in (("svg size 1100,600 font 'sans,11' background rgb 'white'", 'user.svg'),
+                      ("pngcairo size 1100,600 font 'sans,11'", 'user.png')):
+        subprocess.run(['gnuplot'], input=f"set terminal {term}\nset output '{os.path.join(d, out)}'\n" + gp,
+                       text=True, check=True)
 
 
 def pct(x, base):
@@ -221,6 +264,9 @@ def main(d):
             out.append(f'| {l} | {k} | {sw:.2f} | {keys:.2f} | {sum(f.get(t, 0) for t in TARGETS):.2f} | '
                        f'{sum(f.get(r, 0) for r in RCU_READ):.2f} | {f["(kernel)"]:.1f} |')
     out.append('')
+    if 'reference' in ks:
+        draw(d, data, sloops, ks)
+        out += ['![stress-ng --kill 1 per bogo-op over the reference](user.png)', '']
     print('\n'.join(out))
 
 
