@@ -19,7 +19,7 @@ help:
 	@echo "make checkpatch  checkpatch.pl --strict on every patch of series/ and series-rcu/"
 	@echo "make sparse      sparse and W=1 on the objects the series touches: no new warning against base"
 	@echo "make build       build vmlinux for TARGET=$(subst $() ,|,$(TARGETS)) (default: ppc64le) in build/out/TARGET"
-	@echo "make bench       base vs patched (series/) vs rcu (+ series-rcu/) vs the pre-7.0 reference in QEMU, table and plot in results/<revision>/bench-<time>/ (EXTRA=mbox|dir [EXTRA_NAME=word] [EXTRA_ON=base|patched|rcu]: one more kernel)"
+	@echo "make bench       the user's kernel (Fedora ELN's kill() path: SELinux enforcing, audit): reference, rcu-only, base, patched (series/), rcu (+ series-rcu/) in QEMU, stress-ng --kill 1 per bogo-op, tables and plots in results/<revision>/bench-<time>/ (BENCH_PROFILE=minimal: the minimal kernels; all: both; EXTRA=mbox|dir [EXTRA_NAME=word] [EXTRA_ON=base|patched|rcu]: one more kernel)"
 	@echo "make bench-host  NAME=base|patched: the bench's workloads on the running kernel (a POWER10 LPAR)"
 	@echo "make bench-compare A=dir B=dir: the table and plot of two result folders"
 	@echo "make deb         linux-image and linux-headers .deb of the patched kernel (CONFIG=file; default: bench config)"
