@@ -28,8 +28,8 @@
 # count and at BENCH_STRESS_PROCS), and user.md (scripts/bench/bench_user.py).
 # BENCH_PROFILE=minimal: the bench-le kernels, the mechanism alone. BENCH_PROFILE=all:
 # both, into RESULTS/user and RESULTS/minimal.
-# Usage: bench.sh   (EXTRA=path, EXTRA_ON=base, BENCH_REPS=3 (minimal: 5), BENCH_GROUPS=1,2,4,
-#        EXTRA_NAME=extra, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=2000 (minimal: 4000),
+# Usage: bench.sh   (EXTRA=path, EXTRA_ON=base, BENCH_REPS=3, BENCH_GROUPS=1,2,4,
+#        EXTRA_NAME=extra, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_TRACE_LOOPS=2000,
 #        BENCH_CTXSW_RUNS=1 (minimal: 3), BENCH_CTXSW_KERNELS="base rcu", RESULTS=dir,
 #        BENCH_PROFILE=user|minimal|all, BENCH_STRESS_OPS=200, BENCH_STRESS_PROCS=300,
 #        BENCH_STRESS_FIFO=1: stress-ng under SCHED_FIFO, guest/trace.c; 0: SCHED_OTHER)
@@ -44,12 +44,13 @@ t0=$SECONDS
 stage() { say "bench [$(date +%H:%M:%S), +$(((SECONDS - t0) / 60))m$(((SECONDS - t0) % 60))s] $*"; }
 
 profile=${BENCH_PROFILE:-user}
-# Each profile's defaults: the user's kernels are larger and slower to trace,
-# so the default run traces half the loops, repeats the workloads 3 times and
-# compares the SCHED_OTHER round trip on matched paths within one boot.
+# Each profile's defaults, those of the README's runs: workloads repeated 3
+# times, 2,000 and 4,000 loops traced; the SCHED_OTHER round trip traced in 3
+# boots of base and rcu in the minimal profile, in one in the user's (whose
+# kernels are slower to trace), compared on matched paths either way.
 case $profile in
 user) target=user-le d_reps=3 d_tloops=2000 d_cruns=1 ;;
-minimal) target=bench-le d_reps=5 d_tloops=4000 d_cruns=3 ;;
+minimal) target=bench-le d_reps=3 d_tloops=2000 d_cruns=3 ;;
 all)
 	# Each profile in a folder of its own, by this script: one after the other.
 	if [ -n "${BENCH_PLAN:-}" ]; then
