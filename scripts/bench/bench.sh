@@ -244,6 +244,8 @@ done
 tloops=${BENCH_TRACE_LOOPS:-$d_tloops}
 # The user profile: stress-ng --kill 1 too, per bogo-op (guest/trace.c).
 targs=()
+[[ ${BENCH_STRESS_PROCS:-300} =~ ^[1-9][0-9]*$ && ${BENCH_STRESS_OPS:-200} =~ ^[1-9][0-9]*$ ]] ||
+	die "bench: BENCH_STRESS_PROCS and BENCH_STRESS_OPS are whole numbers without a leading 0"
 [ "$profile" != user ] || targs=("bench.stress_ops=${BENCH_STRESS_OPS:-200}" "bench.stress_procs=${BENCH_STRESS_PROCS:-300}"
 	"bench.stress_fifo=${BENCH_STRESS_FIFO:-1}")
 # trace K NAME DIR ARGS...: one traced boot of kernel K, counted into $res/DIR.
@@ -261,7 +263,7 @@ trace() {
 	done
 	mkdir -p "$res/$dir"
 	cp "$tr"/functions-*.tsv "$tr/windows.tsv" "$res/$dir/"
-	cp "$tr"/single-*.tsv "$res/$dir/" 2>/dev/null || true	# none from a guest without loop marks
+	cp "$tr"/single-*.tsv "$tr"/paths-*.tsv "$res/$dir/" 2>/dev/null || true	# none from a guest without loop marks
 	rm -f "$tr"/exec-*.log
 }
 for k in "${kernels[@]}"; do
@@ -287,7 +289,7 @@ if [ "$profile" = user ]; then
 		[[ " ${kernels[*]} " == *" $k "* ]] || continue
 		stage "trace: $k: stress-ng --kill 1 under audit=1 with no rule (audit's second state)"
 		trace "$k" "trace-$k-audit1" "audit1-$k" "bench.trace_loops=$tloops" "${targs[@]}" \
-			bench.trace_only=stress-kill,stress-kill-${BENCH_STRESS_PROCS:-300} audit=1
+			"bench.trace_only=stress-kill,stress-kill-${BENCH_STRESS_PROCS:-300}" audit=1
 		grep -q 'SELINUX audit=on-no-rules enabled=1 ' "$res/console-trace-$k-audit1.log" ||
 			die "bench: trace-$k-audit1: audit is not in the audit=1, no-rule state ($res/console-trace-$k-audit1.log)"
 	done
@@ -323,6 +325,8 @@ if [ ${#ck[@]} = 2 ] && [ -d "$res/trace-${ck[0]}" ] && [ -d "$res/trace-${ck[1]
 	boots() { local d=$res/trace-$1 r; for ((r = 2; r <= cruns; r++)); do d+=",$res/repeat-$1-$r"; done; echo "$d"; }
 	python3 "$TOP/scripts/bench/bench_trace.py" paths ctxsw "${ck[0]}" "$(boots "${ck[0]}")" "${ck[1]}" "$(boots "${ck[1]}")" \
 		>"$res/ctxsw.md" || die "bench: the matched-path report of ctxsw failed"
+else
+	say "bench: no ctxsw.md: BENCH_CTXSW_KERNELS='${ck[*]}' names no two traced kernels"
 fi
 # The user profile: stress-ng per bogo-op, the report's functions, the costly
 # instructions, what PREEMPT_DYNAMIC switches (issue 58, parts 3, 5, 6, 7).
@@ -333,6 +337,6 @@ fi
 
 stage "report: $res/table.md"
 python3 "$TOP/scripts/bench/bench_report.py" "$res" || die "bench: the report failed"
-stage "done: $res/table.md, $res/trace.md, $res/plot.svg, $res/plot.png"
+stage "done: $res/table.md, $res/trace.md, $res/ctxsw.md, $res/plot.png$([ "$profile" != user ] || echo ", $res/user.md, $res/user.png")"
 cat "$res/table.md" 2>/dev/null || true	# none from a run of one kernel (BENCH_KERNELS)
 [ "$profile" != user ] || cat "$res/user.md"

@@ -337,7 +337,7 @@ def count(out, nm, vmlinux):
                 if not blk:
                     unknown += 1
                     prev = undo = None
-                    seg_undo = 0
+                    seg_undo, segm_undo = 0, None
                     continue
                 blocks_of[m[1]] = blk
                 i = bisect.bisect_right(addrs, pc) - 1
@@ -390,12 +390,12 @@ def count(out, nm, vmlinux):
                     f.write(f'{v}\t{k}\n')
             with open(os.path.join(out, f'paths-{loop}.tsv'), 'w') as f:
                 f.write(f'# {loop}: single loops by path (which of {", ".join(PATH_MARKERS)} ran in the loop; '
-                        '- for none): path, kernel instructions, loops; the 10 most common counts of each path\n')
+                        '- for none): path, kernel instructions, loops; every count of each path, most common first\n')
                 by = collections.defaultdict(collections.Counter)
                 for v, m in zip(single[loop], paths[loop]):
                     by[path_name(m)][v] += 1
                 for name in sorted(by, key=lambda x: -sum(by[x].values())):
-                    for v, k in by[name].most_common(10):
+                    for v, k in by[name].most_common():
                         f.write(f'{name}\t{v}\t{k}\n')
 
 

@@ -87,6 +87,8 @@ def draw(d, data, sloops, ks):
     """DIR/user.png and user.svg: per stress loop, each kernel's kernel
     instructions and loads per bogo-op over the reference's, in % of it."""
     bars = [k for k in ks if k != 'reference']
+    if not bars:
+        return False
     rows, tics, labels = ['loop kernel x pct'], [], []
     x = 0
     for l in sloops:
@@ -103,7 +105,7 @@ def draw(d, data, sloops, ks):
                     labels.append(f'set label "{c:+.1f}%" at {x + i},{max(c, 0)} left rotate by 90 offset 0,0.5 font \',9\'')
             x += len(bars) + 1
     if not tics:
-        return
+        return False
     ys = [float(r.split()[3]) for r in rows[1:]] + [0.0]
     lo, hi = min(ys), max(ys)
     lo, hi = lo - (hi - lo) * 0.05, hi + (hi - lo) * 0.3 + 0.1
@@ -122,6 +124,7 @@ def draw(d, data, sloops, ks):
                       ("pngcairo size 1100,600 font 'sans,11'", 'user.png')):
         subprocess.run(['gnuplot'], input=f"set terminal {term}\nset output '{os.path.join(d, out)}'\n" + gp,
                        text=True, check=True)
+    return True
 
 
 def pct(x, base):
@@ -264,8 +267,7 @@ def main(d):
             out.append(f'| {l} | {k} | {sw:.2f} | {keys:.2f} | {sum(f.get(t, 0) for t in TARGETS):.2f} | '
                        f'{sum(f.get(r, 0) for r in RCU_READ):.2f} | {f["(kernel)"]:.1f} |')
     out.append('')
-    if 'reference' in ks:
-        draw(d, data, sloops, ks)
+    if 'reference' in ks and draw(d, data, sloops, ks):
         out += ['![stress-ng --kill 1 per bogo-op over the reference](user.png)', '']
     print('\n'.join(out))
 

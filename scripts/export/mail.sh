@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by export.sh and post.sh: the mail headers both write.
 
 # gm_pairs PATCH DIR WHO: runs the caller's get_maintainer.pl command (array
