@@ -66,20 +66,25 @@ elif grep -q 'without their instructions logged' "$tmp/err"; then
 else
 	echo "FAIL: refused for another reason: $(cat "$tmp/err")"; fail=1
 fi
+# The instruction lists of a marked window's blocks: the mark m, f, and
+# the function at 0xc000000000001014 named $1.
+listings() {
+	printf -- '----------------\nIN: m\n0x10000100:  4e800020  blr\n\n'
+	printf -- '----------------\nIN: f\n0xc000000000001000:  7c0802a6  mflr     r0\n'
+	printf '0xc000000000001004:  f8010010  std      r0, 0x10(r1)\n'
+	printf '0xc000000000001008:  38600000  li       r3, 0\n'
+	printf '0xc00000000000100c:  e92d0010  ld       r9, 0x10(r13)\n'
+	printf '0xc000000000001010:  48000005  bl       0xc000000000001014\n\n'
+	printf -- '----------------\nIN: %s\n0xc000000000001014:  80830000  lwz      r4, 0(r3)\n' "$1"
+	printf '0xc000000000001018:  4e800020  blr\n\n'
+}
 # Single loops: windows of 6 and 12 loops, marked by the user block M.
 mkdir -p "$tmp/single"
 printf 'loop\t6\t10000100\nloop\t12\t10000100\n' >"$tmp/single/windows.tsv"
 M='Trace 0: 0x7f0000003000 [00000000/0000000010000100/24000015/ff002200] m'
 for n in 6 12; do
 	{
-		printf -- '----------------\nIN: m\n0x10000100:  4e800020  blr\n\n'
-		printf -- '----------------\nIN: f\n0xc000000000001000:  7c0802a6  mflr     r0\n'
-		printf '0xc000000000001004:  f8010010  std      r0, 0x10(r1)\n'
-		printf '0xc000000000001008:  38600000  li       r3, 0\n'
-		printf '0xc00000000000100c:  e92d0010  ld       r9, 0x10(r13)\n'
-		printf '0xc000000000001010:  48000005  bl       0xc000000000001014\n\n'
-		printf -- '----------------\nIN: g\n0xc000000000001014:  80830000  lwz      r4, 0(r3)\n'
-		printf '0xc000000000001018:  4e800020  blr\n\n'
+		listings g
 		for ((i = 0; i < n; i++)); do
 			printf '%s\n%s\n%s\n' "$M" "$F" "$G"
 			((i % 3 != 2)) || printf '%s\n' "$G"
@@ -116,14 +121,7 @@ printf 'loop\t6\t10000100\nloop\t12\t10000100\n' >"$tmp/paths/windows.tsv"
 D='Trace 0: 0x7f0000002000 [00000000/c000000000001014/24000015/ff002200] update_curr_dl_se'
 for n in 6 12; do
 	{
-		printf -- '----------------\nIN: m\n0x10000100:  4e800020  blr\n\n'
-		printf -- '----------------\nIN: f\n0xc000000000001000:  7c0802a6  mflr     r0\n'
-		printf '0xc000000000001004:  f8010010  std      r0, 0x10(r1)\n'
-		printf '0xc000000000001008:  38600000  li       r3, 0\n'
-		printf '0xc00000000000100c:  e92d0010  ld       r9, 0x10(r13)\n'
-		printf '0xc000000000001010:  48000005  bl       0xc000000000001014\n\n'
-		printf -- '----------------\nIN: update_curr_dl_se\n0xc000000000001014:  80830000  lwz      r4, 0(r3)\n'
-		printf '0xc000000000001018:  4e800020  blr\n\n'
+		listings update_curr_dl_se
 		for ((i = 0; i < n; i++)); do
 			printf '%s\n%s\n' "$M" "$F"
 			((i % 3 != 2)) || printf '%s\n' "$D"
