@@ -1,6 +1,6 @@
 #!/bin/bash
 # Install, idempotently, what the harness needs from Debian packages.
-# Usage: deps.sh [clang]
+# Usage: deps.sh [clang|cross]
 . "$(dirname "$0")/../common.sh"
 
 PKGS="make gcc git ccache flex bison bc cpio xz-utils zstd libelf-dev libssl-dev
@@ -12,6 +12,8 @@ libc6-dev-ppc64el-cross libc6-dev-ppc64-cross
 gnuplot-nox debhelper dpkg-dev fakeroot clang checkpolicy"
 # deps.sh clang: also Debian's LLVM 19, for the clang builds of make check.
 [ "${1:-}" != clang ] || PKGS="$PKGS clang-19 lld-19 llvm-19"
+# deps.sh cross: also the arm64 compiler, for make check-wide's identity check.
+[ "${1:-}" != cross ] || PKGS="$PKGS gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu"
 # QEMU 10 comes from the backports of this Debian release: 7.2 has a PMU fault.
 QEMU_SUITE=${QEMU_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME}-backports")}
 

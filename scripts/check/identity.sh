@@ -1,0 +1,76 @@
+#!/bin/bash
+# Another architecture's kernel does not change with the two series: build
+# vmlinux of ARCH's defconfig on the base, then, in the same work tree and
+# output folder, on the base with every patch of series/ and series-rcu/
+# (kbuild recompiles every object whose sources or headers the patches touch:
+# nearly all, as they change rcupdate.h and sched.h), and compare the two
+# vmlinux: `objdump -d` (every instruction at its address) and the symbol
+# table. Same compiler, flags and paths, so a difference is the patches'.
+# Not compared: data, where WARN()s' line numbers in the headers move.
+# A self-check first: an edit that must change the code (a nop in
+# context_switch()) must show in the same comparison.
+# Usage: identity.sh x86_64|arm64   (about 40 min per ARCH on 2 cores, cold)
+. "$(dirname "$0")/../common.sh"
+arch=${1:?usage: identity.sh x86_64|arm64}
+case $arch in
+x86_64) kcross='' kcc='ccache gcc' ;;
+arm64) kcross=aarch64-linux-gnu- kcc='ccache aarch64-linux-gnu-gcc' ;;
+*) die "identity: no such architecture here: $arch (x86_64 or arm64)" ;;
+esac
+need "${kcross}gcc"
+need "${kcross}objdump"
+need_tree "$LINUX"
+base=$(git -C "$LINUX" rev-parse --verify -q 'base^{commit}') || die "identity: no tag 'base' in $LINUX: run scripts/setup/apply.sh"
+top=$(git -C "$LINUX" rev-parse --verify -q "$SERIES_BRANCH^{commit}") || die "identity: no branch $SERIES_BRANCH in $LINUX"
+n=$(git -C "$LINUX" rev-list --count "$base..$top")
+[ "$n" -gt 0 ] || die "identity: $SERIES_BRANCH holds no patch over the base"
+build_lock
+
+dir=$BUILD/identity
+tree=$dir/linux out=$dir/out-$arch
+mkdir -p "$dir"
+if [ ! -e "$tree/.git" ]; then
+	git -C "$LINUX" worktree prune
+	git -C "$LINUX" worktree add -q --detach "$tree" "$base" || die "identity: cannot add a work tree at $tree"
+fi
+km() { nice make -C "$tree" O="$out" ARCH="$arch" CROSS_COMPILE="$kcross" CC="$kcc" \
+	KBUILD_BUILD_TIMESTAMP=0 KBUILD_BUILD_USER=identity KBUILD_BUILD_HOST=identity \
+	-j"$JOBS" "$@"; }
+# One vmlinux of the tree at COMMIT; its disassembly and symbols into FILE.*
+one() { # COMMIT FILE
+	git -C "$tree" checkout -q --detach "$1" || die "identity: cannot check out $1"
+	git -C "$tree" clean -fdq
+	km defconfig >"$2.log" 2>&1 || { tail -20 "$2.log"; die "identity: $arch defconfig failed at $1 (log: $2.log)"; }
+	km vmlinux >>"$2.log" 2>&1 || { tail -30 "$2.log"; die "identity: $arch vmlinux failed at $1 (log: $2.log)"; }
+	# The file name on objdump's first line is the same for both.
+	"${kcross}objdump" -d --no-show-raw-insn "$out/vmlinux" | sed 1,2d >"$2.dis"
+	"${kcross}nm" -n "$out/vmlinux" >"$2.nm"
+	say "identity: $arch at $(git -C "$tree" log -1 --format='%h %s' | cut -c1-60): $(wc -l <"$2.dis") lines of disassembly, $(wc -l <"$2.nm") symbols"
+}
+same() { cmp -s "$1.dis" "$2.dis" && cmp -s "$1.nm" "$2.nm"; }
+
+echo "KTAP version 1"
+echo "1..2"
+start=$SECONDS
+one "$base" "$dir/$arch-base"
+one "$top" "$dir/$arch-series"
+if same "$dir/$arch-base" "$dir/$arch-series"; then
+	echo "ok 1 - $arch defconfig vmlinux identical without and with the $n patches ($(wc -l <"$dir/$arch-base.dis") lines of disassembly, $(( (SECONDS - start) / 60 )) min)"
+else
+	echo "not ok 1 - $arch defconfig vmlinux differs with the $n patches: the first differences:"
+	diff "$dir/$arch-base.dis" "$dir/$arch-series.dis" | head -20 | sed 's/^/# /'
+	diff "$dir/$arch-base.nm" "$dir/$arch-series.nm" | head -10 | sed 's/^/# /'
+fi
+# The control: one nop in context_switch(), on top of the series, must show.
+git -C "$tree" checkout -q --detach "$top"
+sed -i 's|^\tswitch_to(prev, next, prev);$|\tasm volatile("nop");\n&|' "$tree/kernel/sched/core.c"
+grep -q 'asm volatile("nop");' "$tree/kernel/sched/core.c" || die "identity: the control's edit did not apply to kernel/sched/core.c"
+git -C "$tree" -c user.name=identity -c user.email=identity@localhost commit -qam "identity: control" ||
+	die "identity: cannot commit the control"
+one "$(git -C "$tree" rev-parse HEAD)" "$dir/$arch-control"
+if same "$dir/$arch-series" "$dir/$arch-control"; then
+	echo "not ok 2 - $arch: a nop added to context_switch() did not change the comparison: it proves nothing"
+else
+	echo "ok 2 - $arch: the control (a nop in context_switch()) changes the disassembly, as it must"
+fi
+git -C "$tree" checkout -q --detach "$base"
