@@ -22,6 +22,7 @@ help:
 	@echo "make bench       the user's kernel (Fedora ELN's kill() path: SELinux enforcing, audit): reference, rcu-only, base, patched (series/), rcu (+ series-rcu/) in QEMU, stress-ng --kill 1 per bogo-op, tables and plots in results/<revision>/bench-<time>/ (BENCH_PROFILE=minimal: the minimal kernels; all: both; EXTRA=mbox|dir [EXTRA_NAME=word] [EXTRA_ON=base|patched|rcu]: one more kernel)"
 	@echo "make bench-host  NAME=base|patched: the bench's workloads on the running kernel (a POWER10 LPAR)"
 	@echo "make bench-compare A=dir B=dir: the table and plot of two result folders"
+	@echo "make bench-latency wakeup latency of a SCHED_FIFO task woken in a local_irq_restore() region, with and without series-rcu's last patch (-icount; OUT=table.md)"
 	@echo "make deb         linux-image and linux-headers .deb of the patched kernel (CONFIG=file; default: bench config)"
 	@echo "make check       checkpatch, sparse, builds of ppc64le, ppc64, ppc32, book3e, ppc64le-radix, KUnit (kunit.py) LE, BE, ppc32;"
 	@echo "                 clang (LLVM 19) builds of ppc64le, ppc64, ppc64le-radix and a clang-built guest boot; sparse + W=1 on clang and radix"

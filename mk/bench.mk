@@ -1,5 +1,5 @@
 # The bench's targets (scripts/bench/*.sh; deb: scripts/build/deb.sh): included by the Makefile.
-.PHONY: bench bench-host bench-compare deb
+.PHONY: bench bench-host bench-compare bench-latency deb
 
 bench: deps-core source
 	@scripts/bench/bench.sh
@@ -7,5 +7,7 @@ bench-host:
 	@scripts/bench/bench-host.sh $(or $(NAME),$(error NAME=base|patched|... names the running kernel)) $(DIR)
 bench-compare:
 	@scripts/bench/bench-compare.sh $(or $(A),$(error A=dir B=dir: two result folders)) $(or $(B),$(error B=dir)) $(OUT)
+bench-latency: deps-core source
+	@scripts/setup/apply.sh && scripts/bench/irq-restore-latency.sh $(OUT)
 deb: deps-core source
 	@scripts/build/deb.sh

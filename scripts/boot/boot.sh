@@ -10,6 +10,8 @@
 # TRACE=dir: QEMU runs under scripts/bench/bench_trace.py, which logs the blocks it
 # executes between the guest's trace markers into dir (make bench), with
 # -icount so that the guest's clock follows its instructions, not the slow log.
+# QEMU_ICOUNT=N: -icount shift=N without TRACE= (the guest's clock follows its
+# instructions: with 0, one nanosecond an instruction).
 # MONITOR_AT=regex: once the console matches it, send MONITOR_CMD (default
 # 'nmi', a system reset on every CPU) to QEMU's monitor (kdump by a reset);
 # the boot fails if it was never sent.
@@ -54,6 +56,11 @@ append="console=hvc0 panic=-1 guest.cpus=$QEMU_SMP $QEMU_APPEND $*"
 qemu=(qemu-system-ppc64 -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM"
 	-nographic -nodefaults -no-reboot
 	-kernel "$kernel" -initrd "$BUILD/rootfs/$target.cpio" -append "${append% }")
+if [ -n "${QEMU_ICOUNT:-}" ]; then
+	[ -z "${TRACE:-}" ] || die "boot: QEMU_ICOUNT= does not go with TRACE= (which sets -icount itself)"
+	[[ $QEMU_ICOUNT =~ ^[0-9]+$ ]] || die "boot: QEMU_ICOUNT=$QEMU_ICOUNT is not a shift (0-10)"
+	qemu+=(-icount "shift=$QEMU_ICOUNT")
+fi
 
 if [ -n "$shell" ]; then
 	say "boot: $target: ${qemu[*]}"
