@@ -1,0 +1,43 @@
+#!/bin/bash
+# A Debian ppc64el system as a raw ext4 disk image, without root tricks
+# (issue 60), stage one: debootstrap --foreign unpacks the packages of
+# kernel/distro-image.list (suite DISTRO_SUITE, default sid: trixie's pool
+# as this machine's mirror serves it lacks its newest point-release .debs)
+# from this machine's mirror, and mke2fs -d writes the tree into an image
+# without mounting it. debootstrap's second stage, which runs the packages'
+# maintainer scripts, must run on ppc64el: inside QEMU pseries (next step),
+# as this machine has no binfmt for ppc64el.
+# The image is cached under build/distro/, keyed by the list and the suite.
+# Usage: image.sh   -> prints the image's path
+. "$(dirname "$0")/../common.sh"
+need debootstrap; need mke2fs
+list=$TOP/kernel/distro-image.list
+suite=${DISTRO_SUITE:-sid}
+pkgs=$(grep -v '^#' "$list" | xargs | tr ' ' ',')
+[ -n "$pkgs" ] || die "image: no package in $list"
+key=$(printf '%s %s\n' "$suite" "$pkgs" | sha256sum | cut -c1-12)
+dir=$BUILD/distro
+img=$dir/debian-$suite-ppc64el-$key-stage1.raw
+if [ -s "$img" ]; then
+	say "image: cached: $img"
+	echo "$img"
+	exit 0
+fi
+root=$dir/root-$key
+rm -rf "$root"
+mkdir -p "$dir"
+say "image: debootstrap --foreign ppc64el $suite: $pkgs"
+debootstrap --foreign --arch=ppc64el --variant=minbase --include="$pkgs" \
+	"$suite" "$root" "$(apt_mirror)" >"$dir/debootstrap-$key.log" 2>&1 ||
+	{ tail -20 "$dir/debootstrap-$key.log"; die "image: debootstrap's first stage failed (log: $dir/debootstrap-$key.log)"; }
+[ -x "$root/debootstrap/debootstrap" ] || die "image: no debootstrap/debootstrap in $root: not a first stage"
+printf '/dev/vda / ext4 defaults 0 1\n' >"$root/etc/fstab"
+echo lpar-kit >"$root/etc/hostname"
+size=${DISTRO_IMAGE_SIZE:-8G}
+rm -f "$img.tmp"
+mke2fs -q -t ext4 -L debian -d "$root" "$img.tmp" "$size" >"$dir/mke2fs-$key.log" 2>&1 ||
+	{ cat "$dir/mke2fs-$key.log"; die "image: mke2fs -d failed"; }
+mv "$img.tmp" "$img"
+rm -rf "$root"
+say "image: $img ($size, first stage: the second runs in QEMU)"
+echo "$img"
