@@ -58,8 +58,11 @@ if same "$dir/$arch-base" "$dir/$arch-series"; then
 	echo "ok 1 - $arch defconfig vmlinux identical without and with the $n patches ($(wc -l <"$dir/$arch-base.dis") lines of disassembly, $(( (SECONDS - start) / 60 )) min)"
 else
 	echo "not ok 1 - $arch defconfig vmlinux differs with the $n patches: the first differences:"
-	diff "$dir/$arch-base.dis" "$dir/$arch-series.dis" | head -20 | sed 's/^/# /'
-	diff "$dir/$arch-base.nm" "$dir/$arch-series.nm" | head -10 | sed 's/^/# /'
+	diff "$dir/$arch-base.dis" "$dir/$arch-series.dis" >"$dir/$arch.dis.diff" || true
+	diff "$dir/$arch-base.nm" "$dir/$arch-series.nm" >"$dir/$arch.nm.diff" || true
+	sed -n '1,20s/^/# /p' "$dir/$arch.dis.diff"
+	sed -n '1,10s/^/# /p' "$dir/$arch.nm.diff"
+	echo "# (in full: $dir/$arch.dis.diff, $dir/$arch.nm.diff)"
 fi
 # The control: one nop in context_switch(), on top of the series, must show.
 git -C "$tree" checkout -q --detach "$top"
