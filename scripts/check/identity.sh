@@ -6,7 +6,9 @@
 # nearly all, as they change rcupdate.h and sched.h), and compare the two
 # vmlinux: `objdump -d` (every instruction at its address) and the symbol
 # table. Same compiler, flags and paths, so a difference is the patches'.
-# Not compared: data, where WARN()s' line numbers in the headers move.
+# Not compared: data, where WARN()s' line numbers in the headers move; the
+# banner is pinned (no LOCALVERSION_AUTO, build #1) and initcall symbols,
+# named with their __LINE__, lose the line.
 # A self-check first: an edit that must change the code (a nop in
 # context_switch()) must show in the same comparison.
 # Usage: identity.sh x86_64|arm64   (about 40 min per ARCH on 2 cores, cold)
@@ -34,17 +36,21 @@ if [ ! -e "$tree/.git" ]; then
 	git -C "$LINUX" worktree add -q --detach "$tree" "$base" || die "identity: cannot add a work tree at $tree"
 fi
 km() { nice make -C "$tree" O="$out" ARCH="$arch" CROSS_COMPILE="$kcross" CC="$kcc" \
-	KBUILD_BUILD_TIMESTAMP=0 KBUILD_BUILD_USER=identity KBUILD_BUILD_HOST=identity \
+	KBUILD_BUILD_TIMESTAMP=0 KBUILD_BUILD_USER=identity KBUILD_BUILD_HOST=identity KBUILD_BUILD_VERSION=1 \
 	-j"$JOBS" "$@"; }
 # One vmlinux of the tree at COMMIT; its disassembly and symbols into FILE.*
 one() { # COMMIT FILE
 	git -C "$tree" checkout -q --detach "$1" || die "identity: cannot check out $1"
 	git -C "$tree" clean -fdq
 	km defconfig >"$2.log" 2>&1 || { tail -20 "$2.log"; die "identity: $arch defconfig failed at $1 (log: $2.log)"; }
+	# No git describe in the version banner: it names the commit.
+	"$tree/scripts/config" --file "$out/.config" -d LOCALVERSION_AUTO
+	km olddefconfig >>"$2.log" 2>&1 || die "identity: $arch olddefconfig failed at $1 (log: $2.log)"
 	km vmlinux >>"$2.log" 2>&1 || { tail -30 "$2.log"; die "identity: $arch vmlinux failed at $1 (log: $2.log)"; }
 	# The file name on objdump's first line is the same for both.
 	"${kcross}objdump" -d --no-show-raw-insn "$out/vmlinux" | sed 1,2d >"$2.dis"
-	"${kcross}nm" -n "$out/vmlinux" >"$2.nm"
+	# Initcall symbols carry their __LINE__, which the patches move.
+	"${kcross}nm" -n "$out/vmlinux" | sed -E 's/^(.* __initcall__kmod_[A-Za-z0-9_]+__)[0-9]+_[0-9]+_/\1N_L_/' >"$2.nm"
 	say "identity: $arch at $(git -C "$tree" log -1 --format='%h %s' | cut -c1-60): $(wc -l <"$2.dis") lines of disassembly, $(wc -l <"$2.nm") symbols"
 }
 same() { cmp -s "$1.dis" "$2.dis" && cmp -s "$1.nm" "$2.nm"; }
