@@ -15,7 +15,7 @@ list=$TOP/kernel/distro-image.list
 suite=${DISTRO_SUITE:-sid}
 pkgs=$(grep -v '^#' "$list" | xargs | tr ' ' ',')
 [ -n "$pkgs" ] || die "image: no package in $list"
-key=$(printf '%s %s\n' "$suite" "$pkgs" | sha256sum | cut -c1-12)
+key=$({ printf '%s %s\n' "$suite" "$pkgs"; cat "$TOP/scripts/distro/stage2"; } | sha256sum | cut -c1-12)
 dir=$BUILD/distro
 img=$dir/debian-$suite-ppc64el-$key-stage1.raw
 if [ -s "$img" ]; then
@@ -32,6 +32,7 @@ debootstrap --foreign --arch=ppc64el --variant=minbase --include="$pkgs" \
 	{ tail -20 "$dir/debootstrap-$key.log"; die "image: debootstrap's first stage failed (log: $dir/debootstrap-$key.log)"; }
 [ -x "$root/debootstrap/debootstrap" ] || die "image: no debootstrap/debootstrap in $root: not a first stage"
 printf '/dev/vda / ext4 defaults 0 1\n' >"$root/etc/fstab"
+install -m 0755 "$TOP/scripts/distro/stage2" "$root/stage2"	# init of stage2.sh's boot
 echo lpar-kit >"$root/etc/hostname"
 size=${DISTRO_IMAGE_SIZE:-8G}
 rm -f "$img.tmp"
