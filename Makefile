@@ -31,6 +31,7 @@ help:
 	@echo "make test-full   check + test + every prefix builds + the base booted + the replay bug on base + negative controls"
 	@echo "make test-torture rcutorture, locktorture, kexec, kdump, NMI IPIs, KVM on the series and on the base (test-full guests)"
 	@echo "make test-torture-rcu the same torture runs on the inline RCU readers, BE, the first series alone, the BE base"
+	@echo "make test-distro the LPAR kit in a Debian sid ppc64el system under QEMU: image, Debian config + localmodconfig, make deb of base and both series, dpkg -i, boots, bench-host, bench-compare (docs/distro.md)"
 	@echo "make check-wide  Debian's ppc64el config (build, disasm, boot), the robots' defconfigs, sparse + W=1 on each, randconfigs (3 seeds each, a check a seed); ONLY=name runs one check"
 	@echo "                 RESUME=1 (any suite): run only the checks not yet passed on this revision, as its saved parts say (a run a session's end cut off)"
 	@echo "make report      merge each suite's stamped parts in results/<revision>/ into a summary, and write the index results/README.md"
@@ -70,6 +71,8 @@ test-torture-rcu: deps-core source
 	@scripts/check/test.sh torture-rcu
 check-wide: deps-core source
 	@scripts/check/test.sh wide
+test-distro: deps-core source
+	@scripts/check/test.sh distro
 report:
 	@scripts/report/report.py
 

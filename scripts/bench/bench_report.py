@@ -47,6 +47,8 @@ def parse_dir(d):
             for k, v in EXTRA.findall(rest):
                 if k == 'instr_per_msg':
                     rows.append((kernel, run, 'count', 'hb-' + metric[len('hackbench-'):], int(rep), float(v)))
+                elif k in ('instr_per_bogo', 'cycles_per_bogo'):	# bench-host's perf stat
+                    rows.append((kernel, run, 'count', 'perf-' + k.replace('_', '-'), int(rep), float(v)))
     # make bench's counts from QEMU's log (scripts/bench/bench_trace.py): the '(...)' totals of each
     # loop, and its steady count (bench_trace.steady()) from the functions.
     for tsv in sorted(glob.glob(os.path.join(d, 'trace-*', 'functions-*.tsv'))):
@@ -179,7 +181,10 @@ COUNTS = [('kill', 'instructions per kill() call (SIGUSR1 ignored, tight loop)')
            '(two context switches, no fair scheduler)'),
           # The user profile's (make bench; the plot of these is user.png, bench_user.py).
           ('stress-kill', 'instructions per stress-ng --kill 1 bogo-op, the guest\'s own processes'),
-          ('stress-kill-300', 'instructions per stress-ng --kill 1 bogo-op, 300 processes')]
+          ('stress-kill-300', 'instructions per stress-ng --kill 1 bogo-op, 300 processes'),
+          # make bench-host's perf stat of stress-ng --kill 1 (user and kernel, the whole process tree).
+          ('perf-instr-per-bogo', 'perf stat: instructions per stress-ng --kill 1 bogo-op'),
+          ('perf-cycles-per-bogo', 'perf stat: cycles per stress-ng --kill 1 bogo-op')]
 SIDES = {'kernel': 'kernel instructions',
          'kernel-steady': 'steady kernel instructions',
          'single-median': 'median kernel instructions of single loops',
@@ -253,7 +258,7 @@ def repeatability(rows, ks):
     return out
 
 
-def table(rows, title):
+def table(rows, title, host=False):
     ks = kernels_of(rows)
     ref = ks[0]
     plot = []
@@ -291,9 +296,15 @@ def table(rows, title):
                 'on their own page: it reproduces the differences of the PMU figures below within a few '
                 'instructions (README, "What the PMU counts").', '']
     out += repeatability(rows, ks)
-    out += ['#### Deterministic: instructions counted by the guest PMU (1 vCPU), median (min-max)', '',
-            'QEMU\'s TCG PMU counts only part of the instructions the guest runs (README, '
-            '"What the PMU counts"): stable, but not an instruction count.', '', hdr, sep]
+    if host:
+        out += ['#### Counted by the PMU of the machine the runs name (bench-host: the loops through '
+                'perf_event_open, stress-ng under perf stat), median (min-max)', '',
+                'Under QEMU\'s TCG the PMU counts only part of the instructions (README, "What the PMU '
+                'counts"); on POWER hardware it counts every completed instruction.', '', hdr, sep]
+    else:
+        out += ['#### Deterministic: instructions counted by the guest PMU (1 vCPU), median (min-max)', '',
+                'QEMU\'s TCG PMU counts only part of the instructions the guest runs (README, '
+                '"What the PMU counts"): stable, but not an instruction count.', '', hdr, sep]
     for m, label in COUNTS + [(h, f'instructions per hackbench message, {h[3:]} (whole process tree)')
                               for h in sorted({r[3] for r in rows if r[3].startswith('hb-')})]:
         if not any(values(rows, k, 'count', m) for k in ks):
@@ -342,11 +353,13 @@ def table(rows, title):
     loads = sorted({r[3] for r in rows if r[2] == 'load'},
                    key=lambda m: (not m.startswith('stress'), m.split('-g')[0], int(m.split('-g')[1]) if '-g' in m else 0))
     if loads:
-        out += ['', '#### Workloads: timings (emulated under QEMU TCG on the bench guest: not POWER10 figures), '
+        out += ['', '#### Workloads: timings on the machine the runs name, median (min-max)' if host else
+                '#### Workloads: timings (emulated under QEMU TCG on the bench guest: not POWER10 figures), '
                 'median (min-max)', '', hdr, sep]
         for m in loads:
             hib = m.startswith('stress')
-            label = 'stress-ng --kill 1: bogo-ops/s (higher is better)' if hib else \
+            label = 'stress-ng --kill 1 under perf stat: bogo-ops/s (higher is better)' if m.endswith('-perf') else \
+                'stress-ng --kill 1: bogo-ops/s (higher is better)' if hib else \
                 f'hackbench {m[len("hackbench-"):].replace("-g", ", groups ").replace("-", " ")}: s (lower is better)'
             cs = [change(values(rows, ref, 'load', m), values(rows, k, 'load', m), lower_better=not hib) for k in ks[1:]]
             out.append(f'| {label} | ' + ' | '.join(cell(values(rows, k, 'load', m)) for k in ks) + ' | ' +
@@ -483,7 +496,7 @@ def main(argv):
             sys.exit(__doc__)
         d = argv[0]
         rows = parse_dir(d)
-        if not any(r[2] == 'count' for r in rows):
+        if not any(r[2] in ('count', 'load') for r in rows):
             sys.exit(f'bench_report: no BENCH lines in {d}/console-bench-*.log: did the guest run?')
         write_tsv(d, rows)
         title = f'make bench, {os.path.basename(os.path.abspath(d))}'
@@ -491,7 +504,8 @@ def main(argv):
         print(f'bench_report: {d}/runs.tsv holds one kernel ({kernels_of(rows)[0]}): '
               'compare two folders with scripts/bench/bench-compare.sh')
         return 0
-    md, ks, plot = table(rows, title)
+    host = any(glob.glob(os.path.join(x, 'profile-*.txt')) for x in (argv[1:3] if argv[:1] == ['--compare'] else argv[:1]))
+    md, ks, plot = table(rows, title, host)
     for c in ([] if argv[:1] == ['--compare'] else cmdlines(d)):
         md += f'\nGuest kernel command line: `{c}`\n'
     open(os.path.join(d, 'table.md'), 'w').write(md)

@@ -1,27 +1,36 @@
 #!/bin/bash
 # make deb: installable linux-image and linux-headers .deb packages of the
-# patched kernel (branch 'series-preempt' of build/linux, DEB_RCU=1: 'series', checked out in the work tree
-# build/bench/patched) for ppc64el, with 'make bindeb-pkg', from a config file:
+# patched kernel (branch 'series-preempt' of build/linux; DEB_KERNEL=rcu or
+# DEB_RCU=1: 'series', both series; DEB_KERNEL=base: the base), checked out in the work tree
+# build/bench/patched, for ppc64el, with 'make bindeb-pkg', from a config file:
 # default the bench config (kernel/targets: bench-le) with modules on, or CONFIG=path, e.g. a
 # distro's /boot/config-* (olddefconfig fills in what is new in 7.3).
-# Packages land in build/deb/ and are checked with dpkg-deb -I. dpkg's check of
+# Packages land in build/deb/ (DEB_OUT=dir: there) and are checked with dpkg-deb -I. dpkg's check of
 # the build dependencies is off (DPKG_FLAGS=-d): it asks for the ppc64el
 # libssl-dev and libdw-dev of a native build, which a cross build of this
 # config does not use; a missing one still fails the build, loudly.
-# Usage: deb.sh   (CONFIG=path, LOCALVERSION=-paca by default)
+# Usage: deb.sh   (CONFIG=path, LOCALVERSION=-paca by default, DEB_KERNEL=base|patched|rcu, DEB_OUT=dir)
 . "$(dirname "$0")/../common.sh"
 
 need dpkg-deb; need dpkg-buildpackage; need fakeroot
 target_info bench-le
 tree=$BUILD/bench/patched
 out=$BUILD/deb/build
-mkdir -p "$BUILD/deb" "$out"
-rm -f "$BUILD/deb"/*.deb "$BUILD/deb"/*.buildinfo "$BUILD/deb"/*.changes
+dest=${DEB_OUT:-$BUILD/deb}
+kernel=${DEB_KERNEL:-patched}
+[ -z "${DEB_RCU:-}" ] || kernel=rcu
+mkdir -p "$dest" "$out"
+rm -f "$dest"/*.deb "$dest"/*.buildinfo "$dest"/*.changes "$BUILD/deb"/*.deb "$BUILD/deb"/*.buildinfo "$BUILD/deb"/*.changes
 build_lock	# also over the tree: a bench building it must not see it change
 "$TOP/scripts/setup/apply.sh"
-# The patched kernel of make bench: series/ alone (DEB_RCU=1: with series-rcu/).
-commit=$(first_series_commit)
-[ -z "${DEB_RCU:-}" ] || commit=$(git -C "$LINUX" rev-parse "$SERIES_BRANCH")
+# The patched kernel of make bench: series/ alone (rcu: with series-rcu/).
+case $kernel in
+base) commit=$(git -C "$LINUX" rev-parse 'base^{commit}') ;;
+patched) commit=$(first_series_commit) ;;
+rcu) commit=$(git -C "$LINUX" rev-parse "$SERIES_BRANCH^{commit}") ;;
+*) die "deb: DEB_KERNEL=$kernel: base, patched or rcu" ;;
+esac
+say "deb: the $kernel kernel, $(git -C "$LINUX" log -1 --format='%h %s' "$commit" | cut -c1-70)"
 worktree_at "$tree" "$commit"
 if [ -n "${CONFIG:-}" ]; then
 	[ -s "$CONFIG" ] || die "deb: CONFIG=$CONFIG: no such config file"
@@ -47,14 +56,14 @@ make -C "$tree" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" CC="ccache ${T_
 	DPKG_FLAGS="${DPKG_FLAGS:--d}" \
 	-j"$JOBS" bindeb-pkg >"$log" 2>&1 || { tail -n 30 "$log" >&2; die "deb: bindeb-pkg failed after $((SECONDS - start)) s (log: $log)"; }
 # bindeb-pkg writes the packages next to the output folder.
-mv "$out"/../*.deb "$out"/../*.buildinfo "$out"/../*.changes "$BUILD/deb/" 2>/dev/null || true
+[ "$dest" -ef "${out%/*}" ] || mv "${out%/*}"/*.deb "${out%/*}"/*.buildinfo "${out%/*}"/*.changes "$dest/" 2>/dev/null || true
 image=
-for f in "$BUILD"/deb/linux-image-*.deb; do
+for f in "$dest"/linux-image-*.deb; do
 	case $f in *-dbg_*) ;; *) [ -e "$f" ] && image=$f ;; esac
 done
-[ -n "$image" ] || die "deb: no linux-image .deb in $BUILD/deb (log: $log)"
+[ -n "$image" ] || die "deb: no linux-image .deb in $dest (log: $log)"
 arch=$(dpkg-deb -f "$image" Architecture)
 [ "$arch" = ppc64el ] || die "deb: $image is for '$arch', not ppc64el"
 dpkg-deb -I "$image"
-ls -l "$BUILD"/deb/*.deb
-say "deb: done in $((SECONDS - start)) s: $(cd "$BUILD/deb" && echo ./*.deb)"
+ls -l "$dest"/*.deb
+say "deb: done in $((SECONDS - start)) s: $(cd "$dest" && echo ./*.deb)"

@@ -15,12 +15,14 @@
 . "$(dirname "$0")/../common.sh"
 arch=${1:?usage: identity.sh x86_64|arm64}
 case $arch in
-x86_64) kcross='' kcc='ccache gcc' ;;
-arm64) kcross=aarch64-linux-gnu- kcc='ccache aarch64-linux-gnu-gcc' ;;
+x86_64) T_CROSS='' ;;
+arm64) T_CROSS=aarch64-linux-gnu- ;;
 *) die "identity: no such architecture here: $arch (x86_64 or arm64)" ;;
 esac
-need "${kcross}gcc"
-need "${kcross}objdump"
+# kmake (scripts/common.sh) runs make for these.
+T_ARCH=$arch T_CC="ccache ${T_CROSS}gcc" T_LLVM=
+need "${T_CROSS}gcc"
+need "${T_CROSS}objdump"
 need_tree "$LINUX"
 base=$(git -C "$LINUX" rev-parse --verify -q 'base^{commit}') || die "identity: no tag 'base' in $LINUX: run scripts/setup/apply.sh"
 top=$(git -C "$LINUX" rev-parse --verify -q "$SERIES_BRANCH^{commit}") || die "identity: no branch $SERIES_BRANCH in $LINUX"
@@ -35,9 +37,12 @@ if [ ! -e "$tree/.git" ]; then
 	git -C "$LINUX" worktree prune
 	git -C "$LINUX" worktree add -q --detach "$tree" "$base" || die "identity: cannot add a work tree at $tree"
 fi
-km() { nice make -C "$tree" O="$out" ARCH="$arch" CROSS_COMPILE="$kcross" CC="$kcc" \
-	KBUILD_BUILD_TIMESTAMP=0 KBUILD_BUILD_USER=identity KBUILD_BUILD_HOST=identity KBUILD_BUILD_VERSION=1 \
-	-j"$JOBS" "$@"; }
+# Niced, in a subshell: the other jobs here keep their share.
+km() (
+	renice -n 10 -p "$BASHPID" >/dev/null
+	kmake "$tree" "$out" KBUILD_BUILD_TIMESTAMP=0 KBUILD_BUILD_USER=identity KBUILD_BUILD_HOST=identity \
+		KBUILD_BUILD_VERSION=1 -j"$JOBS" "$@"
+)
 # One vmlinux of the tree at COMMIT; its disassembly and symbols into FILE.*
 one() { # COMMIT FILE
 	git -C "$tree" checkout -q --detach "$1" || die "identity: cannot check out $1"
@@ -48,9 +53,9 @@ one() { # COMMIT FILE
 	km olddefconfig >>"$2.log" 2>&1 || die "identity: $arch olddefconfig failed at $1 (log: $2.log)"
 	km vmlinux >>"$2.log" 2>&1 || { tail -30 "$2.log"; die "identity: $arch vmlinux failed at $1 (log: $2.log)"; }
 	# The file name on objdump's first line is the same for both.
-	"${kcross}objdump" -d --no-show-raw-insn "$out/vmlinux" | sed 1,2d >"$2.dis"
+	"${T_CROSS}objdump" -d --no-show-raw-insn "$out/vmlinux" | sed 1,2d >"$2.dis"
 	# Initcall symbols carry their __LINE__, which the patches move.
-	"${kcross}nm" -n "$out/vmlinux" | sed -E 's/^(.* __initcall__kmod_[A-Za-z0-9_]+__)[0-9]+_[0-9]+_/\1N_L_/' >"$2.nm"
+	"${T_CROSS}nm" -n "$out/vmlinux" | sed -E 's/^(.* __initcall__kmod_[A-Za-z0-9_]+__)[0-9]+_[0-9]+_/\1N_L_/' >"$2.nm"
 	say "identity: $arch at $(git -C "$tree" log -1 --format='%h %s' | cut -c1-60): $(wc -l <"$2.dis") lines of disassembly, $(wc -l <"$2.nm") symbols"
 }
 same() { cmp -s "$1.dis" "$2.dis" && cmp -s "$1.nm" "$2.nm"; }

@@ -11,7 +11,7 @@
 # and the suite's whole check list, and is saved as it prints to
 # results/<stamp id>/SUITE-<time>.txt (SUITE-part-<time>.txt with ONLY= or RESUME=1):
 # the parts that make report merges.
-# Usage: test.sh [test|check|full|torture|torture-rcu|wide]   (CHECKS=file and LOGS=dir override
+# Usage: test.sh [test|check|full|torture|torture-rcu|wide|distro]   (CHECKS=file and LOGS=dir override
 # the defaults; ONLY=regex runs only the checks it names, after the gates;
 # RESULTS_DIR=dir saves there instead, RESULTS_DIR= not at all; with CHECKS=,
 # nothing is saved unless RESULTS_DIR= names a folder; RESUME=1 skips the checks
@@ -74,7 +74,7 @@ if [ -n "${ONLY:-}" ]; then
 	[ -n "$matched" ] || die "test: ONLY=$ONLY matches no check of suite '$suite'"
 	keep_checks
 fi
-[ "${#names[@]}" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, torture-rcu, wide)"
+[ "${#names[@]}" -gt 0 ] || die "test: no check in suite '$suite' of $CHECKS (suites: test, check, full, torture, torture-rcu, wide, distro)"
 
 mkdir -p "$LOGS"
 started=$(date -u +%Y%m%dT%H%M%SZ)

@@ -7,7 +7,8 @@
 # without mounting it. debootstrap's second stage, which runs the packages'
 # maintainer scripts, must run on ppc64el: inside QEMU pseries (next step),
 # as this machine has no binfmt for ppc64el.
-# The image is cached under build/distro/, keyed by the list and the suite.
+# The image is cached under build/distro/, keyed by the list, the suite and
+# the files it installs (the job runner of vm.sh).
 # Usage: image.sh   -> prints the image's path
 . "$(dirname "$0")/../common.sh"
 need debootstrap; need mke2fs
@@ -15,7 +16,8 @@ list=$TOP/kernel/distro-image.list
 suite=${DISTRO_SUITE:-sid}
 pkgs=$(grep -v '^#' "$list" | xargs | tr ' ' ',')
 [ -n "$pkgs" ] || die "image: no package in $list"
-key=$({ printf '%s %s\n' "$suite" "$pkgs"; cat "$TOP/scripts/distro/stage2"; } | sha256sum | cut -c1-12)
+key=$({ printf '%s %s\n' "$suite" "$pkgs"; cat "$TOP"/scripts/distro/{stage2,paca-job,paca-job.service}; } |
+	sha256sum | cut -c1-12)
 dir=$BUILD/distro
 img=$dir/debian-$suite-ppc64el-$key-stage1.raw
 if [ -s "$img" ]; then
@@ -34,6 +36,11 @@ debootstrap --foreign --arch=ppc64el --variant=minbase --include="$pkgs" \
 printf '/dev/vda / ext4 defaults 0 1\n' >"$root/etc/fstab"
 install -m 0755 "$TOP/scripts/distro/stage2" "$root/stage2"	# init of stage2.sh's boot
 echo lpar-kit >"$root/etc/hostname"
+# The job runner of scripts/distro/vm.sh, started at every boot.
+install -D -m 0755 "$TOP/scripts/distro/paca-job" "$root/usr/local/sbin/paca-job"
+install -D -m 0644 "$TOP/scripts/distro/paca-job.service" "$root/etc/systemd/system/paca-job.service"
+mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+ln -sf ../paca-job.service "$root/etc/systemd/system/multi-user.target.wants/paca-job.service"
 size=${DISTRO_IMAGE_SIZE:-8G}
 rm -f "$img.tmp"
 mke2fs -q -t ext4 -L debian -d "$root" "$img.tmp" "$size" >"$dir/mke2fs-$key.log" 2>&1 ||

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Stage two of the Debian ppc64el image (issue 60): boot the distro-stage
 # kernel (kernel/configs/distro-stage.config: virtio disk, ext4) under QEMU
-# pseries on a copy of image.sh's stage-one image, with scripts/distro/stage2
+# pseries (kernel/qemu/debian) on a copy of image.sh's stage-one image, with scripts/distro/stage2
 # as init, which runs debootstrap --second-stage (the packages' maintainer
 # scripts, on ppc64el: no binfmt needed here). Keeps the image only if the
 # guest printed "STAGE2: ok".
@@ -20,9 +20,10 @@ out=${OUT:-$BUILD/out/distro-stage}
 cp --sparse=always "$stage1" "$img.tmp"
 log=$BUILD/distro/stage2-console.log
 say "stage2: debootstrap --second-stage in QEMU (console: $log)"
+# shellcheck source=../../kernel/qemu/debian
+. "$TOP/kernel/qemu/debian"
 timeout -k 10 "${STAGE2_TIMEOUT:-3600}" qemu-system-ppc64 \
-	-M pseries,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off \
-	-cpu power10 -smp 2 -m 2G -nographic -nodefaults -no-reboot -serial mon:stdio \
+	-M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" -nographic -nodefaults -no-reboot -serial mon:stdio \
 	-kernel "$out/vmlinux" -append "console=hvc0 root=/dev/vda rw init=/stage2 panic=-1" \
 	-drive "file=$img.tmp,format=raw,if=virtio" </dev/null >"$log" 2>&1 || true
 grep -q 'STAGE2: ok' "$log" || { tail -30 "$log"; rm -f "$img.tmp"; die "stage2: debootstrap's second stage did not finish (console: $log)"; }

@@ -21,10 +21,10 @@ import re
 import sys
 from datetime import datetime, timezone
 
-SUITES = ["test", "check", "full", "torture", "torture-rcu", "wide"]
+SUITES = ["test", "check", "full", "torture", "torture-rcu", "wide", "distro"]
 TARGET = {"test": "make test", "check": "make check", "full": "make test-full",
           "torture": "make test-torture", "torture-rcu": "make test-torture-rcu",
-          "wide": "make check-wide"}
+          "wide": "make check-wide", "distro": "make test-distro"}
 
 
 class Refused(Exception):

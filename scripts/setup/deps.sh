@@ -1,6 +1,6 @@
 #!/bin/bash
 # Install, idempotently, what the harness needs from Debian packages.
-# Usage: deps.sh [clang|cross]
+# Usage: deps.sh [clang|cross|distro]
 . "$(dirname "$0")/../common.sh"
 
 PKGS="make gcc git ccache flex bison bc cpio xz-utils zstd libelf-dev libssl-dev
@@ -14,6 +14,8 @@ gnuplot-nox debhelper dpkg-dev fakeroot clang checkpolicy"
 [ "${1:-}" != clang ] || PKGS="$PKGS clang-19 lld-19 llvm-19"
 # deps.sh cross: also the arm64 compiler, for make check-wide's identity check.
 [ "${1:-}" != cross ] || PKGS="$PKGS gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu"
+# deps.sh distro: also what make test-distro's Debian image needs (scripts/distro).
+[ "${1:-}" != distro ] || PKGS="$PKGS debootstrap debian-archive-keyring e2fsprogs qemu-utils"
 # QEMU 10 comes from the backports of this Debian release: 7.2 has a PMU fault.
 QEMU_SUITE=${QEMU_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME}-backports")}
 
