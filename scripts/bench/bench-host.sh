@@ -37,7 +37,7 @@ perf_stat_kill() {
 			stress-ng --kill 1 -t "${BENCH_SECS:-3}" --metrics-brief --temp-path /tmp 2>&1) ||
 			die "bench-host: perf stat stress-ng --kill 1 failed: $(tail -n 3 <<<"$out")"
 		# 'kill  bogo-ops  real usr sys  bogo-ops/s(real) ...' (stress-ng --metrics-brief)
-		read -r bogo rate < <(sed -n 's/.*\] kill[[:space:]]\+//p' <<<"$out" | awk 'NR == 1 { print $1, $5 }')
+		read -r bogo rate < <(sed -n 's/.*\] kill[[:space:]]\+//p' <<<"$out" | awk 'NR == 1 { print $1, $5 }') || true
 		[[ ${bogo:-0} =~ ^[1-9][0-9]*$ ]] || die "bench-host: no bogo-ops in stress-ng's output under perf stat: $(tail -n 3 <<<"$out")"
 		ins=$(awk -F, '$3 ~ /^instructions/ && $1 ~ /^[0-9]+$/ { print $1 }' "$csv")
 		cyc=$(awk -F, '$3 ~ /^cycles/ && $1 ~ /^[0-9]+$/ { print $1 }' "$csv")

@@ -26,8 +26,9 @@ echo "$name" >"$run/job/name"
 echo "$rel" >"$run/job/release"
 env | grep -E '^BENCH_[A-Z]+=' >"$run/job/bench.env" || true
 cat >"$run/job/job.sh" <<'JOB'
+export HOME=/root	# a systemd unit without User= has none; common.sh needs it
 n=$(cat name) r=$(cat release)
-res() { echo "$*" >>out/results; }
+res() { echo "$*" >>/mnt/job/out/results; }
 echo "== uname -a: $(uname -a)"
 uname -r >out/uname-r
 cat /proc/cmdline
@@ -60,7 +61,7 @@ VM_TIMEOUT=${VM_TIMEOUT:-3600} "$TOP/scripts/distro/vm.sh" "$DISTRO_RUN/disk.qco
 	"$k/vmlinux-$rel" "$k/initrd.img-$rel" >&2 || die "distro bench: the $name boot's job failed (console: $run/console.log)"
 o=$run/job/out
 ktap_begin
-ktap_grep kernel "Linux version $rel " "$run/console.log" "$rel"
+ktap_grep_fixed kernel "Linux version $rel " "$run/console.log" "$rel"
 ktap_grep initramfs "Begin: Loading essential drivers|Run /init as init process" "$run/console.log" "booted through its initramfs"
 if [ "$(cat "$o/uname-r" 2>/dev/null)" = "$rel" ]; then ktap ok uname "$rel"; else ktap not-ok uname "running $(cat "$o/uname-r" 2>/dev/null)"; fi
 if grep -q '^virtio_blk ' "$o/lsmod.txt"; then

@@ -15,13 +15,18 @@ ktap() { # ok|not-ok NAME [DETAIL]
 	ktap_n=$((ktap_n + 1))
 	if [ "$1" = ok ]; then echo "ok $ktap_n $2${3:+ # $3}"; else echo "not ok $ktap_n $2${3:+ # $3}"; ktap_bad=1; fi
 }
-# A check on a console LOG: ok when PATTERN (grep -E) is there.
+# A check on a console LOG: ok when PATTERN (grep -E; ktap_grep_fixed: a
+# fixed string) is there.
 ktap_grep() { # NAME PATTERN LOG [DETAIL]
 	if grep -a -q -E -- "$2" "$3"; then ktap ok "$1" "${4:-}"; else ktap not-ok "$1" "no /$2/ in $3"; fi
+}
+ktap_grep_fixed() { # NAME STRING LOG [DETAIL]
+	if grep -a -q -F -- "$2" "$3"; then ktap ok "$1" "${4:-}"; else ktap not-ok "$1" "no '$2' in $3"; fi
 }
 # No kernel splat on the console LOG (tests/splat-patterns.txt, as the boot tests).
 ktap_splats() { # LOG
 	local s
-	s=$(grep -a -n -E -f <(grep -v '^#' "$TOP/tests/splat-patterns.txt" | sed '/^$/d') "$1" | sed -n 1p)
-	if [ -z "$s" ]; then ktap ok splats "none"; else ktap not-ok splats "$s"; fi
+	[ -s "$1" ] || { ktap not-ok splats "no kernel log $1"; return; }
+	s=$(grep -a -n -E -f <(grep -v '^#' "$TOP/tests/splat-patterns.txt" | sed '/^$/d') "$1" | sed -n 1p) || true
+	if [ -z "$s" ]; then ktap ok splats "none in the kernel's log"; else ktap not-ok splats "$s"; fi
 }

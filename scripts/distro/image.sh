@@ -16,7 +16,11 @@ list=$TOP/kernel/distro-image.list
 suite=${DISTRO_SUITE:-sid}
 pkgs=$(grep -v '^#' "$list" | xargs | tr ' ' ',')
 [ -n "$pkgs" ] || die "image: no package in $list"
-key=$({ printf '%s %s\n' "$suite" "$pkgs"; cat "$TOP"/scripts/distro/{stage2,paca-job,paca-job.service}; } |
+# Debian's own kernel, the system's first (its lsmod trims the distro build):
+# its packages are fetched here and installed by stage2 with dpkg -i after
+# the base system, so that a failing postinst shows on the console.
+kpkg=${DISTRO_KERNEL_PKG:-linux-image-powerpc64le}
+key=$({ printf '%s %s %s\n' "$suite" "$pkgs" "$kpkg"; cat "$TOP"/scripts/distro/{stage2,paca-job,paca-job.service}; } |
 	sha256sum | cut -c1-12)
 dir=$BUILD/distro
 img=$dir/debian-$suite-ppc64el-$key-stage1.raw
@@ -33,6 +37,19 @@ debootstrap --foreign --arch=ppc64el --variant=minbase --include="$pkgs" \
 	"$suite" "$root" "$(apt_mirror)" >"$dir/debootstrap-$key.log" 2>&1 ||
 	{ tail -20 "$dir/debootstrap-$key.log"; die "image: debootstrap's first stage failed (log: $dir/debootstrap-$key.log)"; }
 [ -x "$root/debootstrap/debootstrap" ] || die "image: no debootstrap/debootstrap in $root: not a first stage"
+# The kernel's packages: $kpkg and its linux-* dependencies (the others are in the list).
+opts=$(apt_private "$suite" ppc64el)
+# shellcheck disable=SC2086 # $opts is a list of options
+apt-get $opts update -qq || die "image: cannot read $suite from $(apt_mirror)"
+# shellcheck disable=SC2086
+kdeps=$(apt-cache $opts depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+	--no-replaces --no-enhances "$kpkg" | sed -n 's/^\(linux-[^ <>:]*\)$/\1/p' | sort -u)
+[ -n "$kdeps" ] || die "image: no packages for $kpkg in $suite"
+mkdir -p "$root/root/debian-kernel"
+# shellcheck disable=SC2086
+(cd "$root/root/debian-kernel" && apt-get $opts download $kdeps) >>"$dir/debootstrap-$key.log" 2>&1 ||
+	die "image: cannot download $kdeps"
+say "image: Debian's kernel for stage two: $(cd "$root/root/debian-kernel" && echo *.deb)"
 printf '/dev/vda / ext4 defaults 0 1\n' >"$root/etc/fstab"
 install -m 0755 "$TOP/scripts/distro/stage2" "$root/stage2"	# init of stage2.sh's boot
 echo lpar-kit >"$root/etc/hostname"

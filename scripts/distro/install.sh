@@ -38,8 +38,17 @@ for n in base patched rcu; do
 		continue
 	fi
 	# The disk's driver and the root file system's must be in it (or built in).
-	mods=$(lsinitramfs /boot/initrd.img-$r | grep -E '/(virtio_blk|ext4)\.ko' | xargs -n1 basename | xargs)
-	res "ok initramfs-modules-$n ${mods:-none: virtio_blk and ext4 built in}"
+	lsinitramfs /boot/initrd.img-$r >out/initramfs-$n.txt
+	for ms in virtio_blk:VIRTIO_BLK ext4:EXT4_FS; do
+		m=${ms%%:*}
+		if grep -q "/$m\.ko" out/initramfs-$n.txt; then
+			res "ok initramfs-$m-$n $m.ko in the initramfs"
+		elif grep -q "^CONFIG_${ms#*:}=y" /boot/config-$r; then
+			res "ok initramfs-$m-$n $m built in"
+		else
+			res "not-ok initramfs-$m-$n $m neither in the initramfs nor built in"
+		fi
+	done
 	mkdir -p out/$n
 	cp /boot/vmlinux-$r /boot/initrd.img-$r /boot/config-$r out/$n/
 done
@@ -59,5 +68,5 @@ while read -r st name detail; do ktap "$st" "$name" "$detail"; done <"$run/job/o
 for n in "${names[@]}"; do
 	[ -s "$run/job/out/$n/initrd.img-$(cat "$run/job/debs/$n/release")" ] || ktap not-ok "copied-$n" "no initramfs copied out"
 done
-[ "$(wc -l <"$run/job/out/results")" -ge 9 ] || ktap not-ok results "$(wc -l <"$run/job/out/results") of 9 results"
+[ "$(wc -l <"$run/job/out/results")" -ge 12 ] || ktap not-ok results "$(wc -l <"$run/job/out/results") of 12 results"
 [ "$ktap_bad" = 0 ] || exit 1

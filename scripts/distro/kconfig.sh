@@ -26,7 +26,7 @@ cp "$out/config.debian" "$out/.config"
 	(cd "$tree" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
 		"$CONFIGS/distro-deb.config" "$CONFIGS/user.config") &&
 		kmake "$tree" "$out" olddefconfig && cp "$out/.config" "$out/config.full" &&
-		yes '' | kmake "$tree" "$out" LSMOD="$lsmod" localmodconfig &&
+		kmake "$tree" "$out" LSMOD="$lsmod" localmodconfig < <(yes "") &&
 		kmake "$tree" "$out" olddefconfig
 } >>"$log" 2>&1 || { tail -n 20 "$log"; die "kconfig: Kconfig failed (log: $log)"; }
 c=$out/.config
@@ -41,7 +41,8 @@ y() { grep -c '=y$' "$1" || true; }
 	echo "Debian's config (7.3.4 olddefconfig + distro-deb + user): $(y "$out/config.full") built in, $(m "$out/config.full") modules"
 	echo "after localmodconfig: $(y "$c") built in, $(m "$c") modules"
 	echo "built-in options that changed (should be none but the trimmed modules' dependents):"
-	diff <(grep '=y$' "$out/config.full" | sort) <(grep '=y$' "$c" | sort) | grep '^[<>]' || echo "  none"
+	d=$(diff <(grep '=y$' "$out/config.full" | sort) <(grep '=y$' "$c" | sort) | grep '^[<>]' || true)
+	echo "${d:-  none}"
 	echo "modules kept:"
 	grep '=m$' "$c" | sed 's/^/  /'
 } >"$BUILD/distro/trim.txt"

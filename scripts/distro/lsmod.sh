@@ -33,7 +33,7 @@ overlay "$run/disk.qcow2"
 "$TOP/scripts/distro/vm.sh" "$run/disk.qcow2" "$run/job" "$run/console.log" "$run/vmlinux-$ver" "$run/initrd.img-$ver" >&2 ||
 	die "lsmod: Debian's own kernel $ver did not run the job (console: $run/console.log)"
 ktap_begin
-ktap_grep debian-kernel "Linux version $ver" "$run/console.log" "$ver"
+ktap_grep_fixed debian-kernel "Linux version $ver " "$run/console.log" "$ver"
 ktap_grep initramfs "Run /init as init process|Running /scripts/init-premount" "$run/console.log" "the initramfs ran"
 ktap_grep systemd "systemd\[1\]: .*(Reached target|Started)|Reached target .*Multi-User" "$run/console.log"
 if [ "$(cat "$run/job/out/uname-r" 2>/dev/null)" = "$ver" ]; then ktap ok uname "$ver"; else ktap not-ok uname "uname -r: $(cat "$run/job/out/uname-r" 2>/dev/null)"; fi

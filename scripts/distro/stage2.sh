@@ -16,7 +16,7 @@ if [ -s "$img" ]; then
 	exit 0
 fi
 out=${OUT:-$BUILD/out/distro-stage}
-[ -s "$out/vmlinux" ] || OUT=$out "$TOP/scripts/build/build.sh" distro-stage >&2 || die "stage2: the distro-stage kernel does not build"
+OUT=$out "$TOP/scripts/build/build.sh" distro-stage >&2 || die "stage2: the distro-stage kernel does not build"
 cp --sparse=always "$stage1" "$img.tmp"
 log=$BUILD/distro/stage2-console.log
 say "stage2: debootstrap --second-stage in QEMU (console: $log)"
@@ -26,7 +26,11 @@ timeout -k 10 "${STAGE2_TIMEOUT:-3600}" qemu-system-ppc64 \
 	-M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" -nographic -nodefaults -no-reboot -serial mon:stdio \
 	-kernel "$out/vmlinux" -append "console=hvc0 root=/dev/vda rw init=/stage2 panic=-1" \
 	-drive "file=$img.tmp,format=raw,if=virtio" </dev/null >"$log" 2>&1 || true
-grep -q 'STAGE2: ok' "$log" || { tail -30 "$log"; rm -f "$img.tmp"; die "stage2: debootstrap's second stage did not finish (console: $log)"; }
+if ! grep -q 'STAGE2: ok' "$log"; then
+	tail -30 "$log"
+	mv "$img.tmp" "$BUILD/distro/stage2-failed.raw"	# to read with debugfs -c
+	die "stage2: the second stage did not finish (console: $log; the image: $BUILD/distro/stage2-failed.raw)"
+fi
 mv "$img.tmp" "$img"
 say "stage2: $img"
 echo "$img"

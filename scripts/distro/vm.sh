@@ -33,7 +33,7 @@ rm -rf "$job/out"
 debugfs -R "rdump /out $job" "$img" >/dev/null 2>&1 || true
 rm -f "$img"
 grep -a -q 'PACA-JOB: rc=0' "$log" || {
-	grep -a -E 'PACA-JOB|Kernel panic|BUG:|WARNING:|Oops' "$log" | tail -n 5
+	grep -a -E 'PACA-JOB|Kernel panic|BUG:|WARNING:|Oops' "$log" | tail -n 5 || true
 	die "vm: the job did not finish with rc=0 (QEMU exit $rc; console: $log)"
 }
 say "vm: job done; its out/ in $job/out"
