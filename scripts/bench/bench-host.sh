@@ -53,7 +53,7 @@ perf_stat_kill() {
 }
 bin=$BUILD/bench/bench-host
 gcc -O2 -Wall -Wextra -DBENCH_HOST -o "$bin" "$TOP/guest/bench.c" "$TOP/guest/lib.c" ||
-	die "bench-host: guest/bench.c does not build natively"
+	die "bench-host: guest/bench.c does not build natively (it needs gcc and libc6-dev: apt-get install gcc libc6-dev)"
 envs=("bench.reps=${BENCH_REPS:-5}" "bench.groups=${BENCH_GROUPS:-1,2,4}" "bench.loops=${BENCH_LOOPS:-50}"
 	"bench.secs=${BENCH_SECS:-3}")
 { uname -a; grep -m1 -E '^(cpu|model name)' /proc/cpuinfo || true; nproc; } >"$dir/host-$name.txt"
