@@ -48,6 +48,13 @@ else
 	make -C "$tree" O="$out" ARCH="$T_ARCH" CROSS_COMPILE="$T_CROSS" olddefconfig >>"$out/config.log" 2>&1 ||
 		die "deb: olddefconfig failed (log: $out/config.log)"
 fi
+# Module signing (lockdown selects it) makes linux-headers build
+# scripts/sign-file for ppc64el, against ppc64el's OpenSSL: say so now, not
+# after the build.
+if grep -q '^CONFIG_MODULE_SIG_FORMAT=y' "$out/.config" &&
+	[[ "$(dpkg-query -W -f='${Status}' libssl-dev:ppc64el 2>/dev/null || true)" != *'ok installed' ]]; then
+	die "deb: this config signs modules, so linux-headers needs libssl-dev:ppc64el: run scripts/setup/deps.sh distro"
+fi
 log=$BUILD/deb/build.log
 say "deb: make bindeb-pkg -j$JOBS (log: $log; a distro config builds thousands of modules: hours on 2 cores)"
 start=$SECONDS

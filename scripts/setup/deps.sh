@@ -15,7 +15,9 @@ gnuplot-nox debhelper dpkg-dev fakeroot clang checkpolicy"
 # deps.sh cross: also the arm64 compiler, for make check-wide's identity check.
 [ "${1:-}" != cross ] || PKGS="$PKGS gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu"
 # deps.sh distro: also what make test-distro's Debian image needs (scripts/distro).
-[ "${1:-}" != distro ] || PKGS="$PKGS debootstrap debian-archive-keyring e2fsprogs qemu-utils"
+# libssl-dev:ppc64el: the linux-headers package builds scripts/sign-file for
+# ppc64el (module signing: lockdown selects it), against the target's OpenSSL.
+[ "${1:-}" != distro ] || PKGS="$PKGS debootstrap debian-archive-keyring e2fsprogs qemu-utils libssl-dev:ppc64el"
 # QEMU 10 comes from the backports of this Debian release: 7.2 has a PMU fault.
 QEMU_SUITE=${QEMU_SUITE:-$(. /etc/os-release && echo "${VERSION_CODENAME}-backports")}
 
@@ -41,6 +43,9 @@ if ! grep -qxF "$want" "$list" 2>/dev/null; then
 	say "deps: adding $QEMU_SUITE from $(apt_mirror)"
 	echo "$want" >"$list"
 fi
+case " $missing " in
+*:ppc64el*) [ "$(dpkg --print-foreign-architectures | grep -cx ppc64el || true)" != 0 ] || { say "deps: dpkg --add-architecture ppc64el"; dpkg --add-architecture ppc64el; } ;;
+esac
 say "deps: apt-get update"
 apt-get update -qq || die "deps: apt-get update failed"
 if [ -n "$missing" ]; then
