@@ -13,7 +13,7 @@
 # Usage: bench-host.sh NAME [DIR]   NAME: a label for this kernel (base, patched...)
 #        DIR: default results/host-NAME-<timestamp>; settings BENCH_REPS=5,
 #        BENCH_GROUPS=1,2,4, BENCH_LOOPS=50, BENCH_SECS=3, BENCH_CPU=0 (the
-#        CPU the instruction counts are pinned to).
+#        CPU the counting loops are pinned to; stress-ng and hackbench are not).
 . "$(dirname "$0")/../common.sh"
 
 name=${1:?usage: bench-host.sh NAME [DIR]  (NAME: base, patched, ...)}
@@ -33,7 +33,7 @@ perf_stat_kill() {
 	command -v perf >/dev/null || { say "bench-host: no perf (apt-get install linux-perf): no perf stat figures" >&2; return 0; }
 	for r in $(seq "${BENCH_REPS:-5}"); do
 		csv=$1/perf-stat-$2-$r.csv
-		out=$(taskset -c "${BENCH_CPU:-0}" perf stat -x, -e instructions,cycles -o "$csv" -- \
+		out=$(perf stat -x, -e instructions,cycles -o "$csv" -- \
 			stress-ng --kill 1 -t "${BENCH_SECS:-3}" --metrics-brief --temp-path /tmp 2>&1) ||
 			die "bench-host: perf stat stress-ng --kill 1 failed: $(tail -n 3 <<<"$out")"
 		# 'kill  bogo-ops  real usr sys  bogo-ops/s(real) ...' (stress-ng --metrics-brief)
@@ -62,15 +62,20 @@ say "bench-host: $name: the kernel's profile ($dir/profile-$name.txt):"
 sed 's/^/    /' "$dir/profile-$name.txt"
 # The PMU: without it the loops' counts are left out, the timings go on.
 pmu=1
+# The counting loops pinned to BENCH_CPU; the loads (stress-ng, hackbench)
+# not: on a machine of many CPUs they run as the reporter ran them.
 for run in 1 2; do
-	what=()
-	[ -z "$pmu" ] || what+=(bench-count)
-	[ $run = 1 ] || what+=(bench-load)
-	[ ${#what[@]} -gt 0 ] || continue
 	log=$dir/console-bench-$name-$run.log
-	say "bench-host: $name, run $run: ${what[*]} (log: $log)"
-	env "${envs[@]}" taskset -c "${BENCH_CPU:-0}" "$bin" "${what[@]}" | tee "$log" |
-		grep -E '^guest: (ok|not ok)' || true
+	: >"$log"
+	if [ -n "$pmu" ]; then
+		say "bench-host: $name, run $run: bench-count, pinned to CPU ${BENCH_CPU:-0} (log: $log)"
+		env "${envs[@]}" taskset -c "${BENCH_CPU:-0}" "$bin" bench-count | tee -a "$log" |
+			grep -E '^guest: (ok|not ok)' || true
+	fi
+	if [ $run = 2 ]; then
+		say "bench-host: $name, run $run: bench-load, on every CPU (log: $log)"
+		env "${envs[@]}" "$bin" bench-load | tee -a "$log" | grep -E '^guest: (ok|not ok)' || true
+	fi
 	if [ $run = 1 ] && grep -q '^guest: not ok .*bench-count.*no PMU' "$log"; then
 		say "bench-host: no instruction counter on this machine ($(sed -n 's/^guest: not ok [0-9]* bench-count # //p' "$log")): the loops' counts are left out"
 		mv "$log" "$dir/no-pmu-$name.log"
