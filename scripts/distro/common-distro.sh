@@ -1,6 +1,17 @@
 # Shared by scripts/distro/*.sh (sourced after scripts/common.sh): where the
 # image's runs live, and helpers.
 DISTRO_RUN=$BUILD/distro/run
+# QEMU pseries as kernel/qemu/debian sets it (stage2.sh, vm.sh): the guest's
+# console into LOG, at most TIMEOUT seconds; the rest of the arguments are
+# QEMU's (-kernel, -append, -drive...). Returns QEMU's status (124: timeout).
+distro_qemu() { # TIMEOUT LOG QEMU-ARGS...
+	local t=$1 log=$2
+	shift 2
+	# shellcheck source=../../kernel/qemu/debian
+	. "$TOP/kernel/qemu/debian"
+	timeout -k 10 "$t" qemu-system-ppc64 -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" \
+		-nographic -nodefaults -no-reboot -serial mon:stdio "$@" </dev/null >"$log" 2>&1
+}
 # A fresh qcow2 overlay DISK over the finished image (its base stays pristine).
 overlay() {
 	local img

@@ -7,6 +7,7 @@
 # guest printed "STAGE2: ok".
 # Usage: stage2.sh   -> prints the finished image's path
 . "$(dirname "$0")/../common.sh"
+. "$TOP/scripts/distro/common-distro.sh"
 need qemu-system-ppc64
 stage1=$("$TOP/scripts/distro/image.sh")
 img=${stage1%-stage1.raw}.raw
@@ -20,12 +21,8 @@ OUT=$out "$TOP/scripts/build/build.sh" distro-stage >&2 || die "stage2: the dist
 cp --sparse=always "$stage1" "$img.tmp"
 log=$BUILD/distro/stage2-console.log
 say "stage2: debootstrap --second-stage in QEMU (console: $log)"
-# shellcheck source=../../kernel/qemu/debian
-. "$TOP/kernel/qemu/debian"
-timeout -k 10 "${STAGE2_TIMEOUT:-3600}" qemu-system-ppc64 \
-	-M "$QEMU_MACHINE" -cpu "$QEMU_CPU" -smp "$QEMU_SMP" -m "$QEMU_MEM" -nographic -nodefaults -no-reboot -serial mon:stdio \
-	-kernel "$out/vmlinux" -append "console=hvc0 root=/dev/vda rw init=/stage2 panic=-1" \
-	-drive "file=$img.tmp,format=raw,if=virtio" </dev/null >"$log" 2>&1 || true
+distro_qemu "${STAGE2_TIMEOUT:-3600}" "$log" -kernel "$out/vmlinux" \
+	-append "console=hvc0 root=/dev/vda rw init=/stage2 panic=-1" -drive "file=$img.tmp,format=raw,if=virtio" || true
 if ! grep -q 'STAGE2: ok' "$log"; then
 	tail -30 "$log"
 	mv "$img.tmp" "$BUILD/distro/stage2-failed.raw"	# to read with debugfs -c

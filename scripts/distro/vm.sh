@@ -9,13 +9,12 @@
 #   DISK: the system disk (a qcow2 overlay of stage2.sh's image); the kernel
 #   and initramfs are given to QEMU, as an LPAR's firmware would load /boot's.
 . "$(dirname "$0")/../common.sh"
+. "$TOP/scripts/distro/common-distro.sh"
 need qemu-system-ppc64; need mke2fs; need debugfs
 disk=${1:?usage: vm.sh DISK JOBDIR LOG VMLINUX INITRD [APPEND]} job=${2:?JOBDIR} log=${3:?LOG}
 kernel=${4:?VMLINUX} initrd=${5:?INITRD} append=${6:-}
 [ -f "$job/job.sh" ] || die "vm: no $job/job.sh"
 for f in "$disk" "$kernel" "$initrd"; do [ -s "$f" ] || die "vm: no $f"; done
-# shellcheck source=../../kernel/qemu/debian
-. "$TOP/kernel/qemu/debian"
 img=$job.img
 rm -rf "$job/out" "$img"
 mkdir -p "$job/out"
@@ -23,11 +22,9 @@ mb=$(( $(du -sm "$job" | cut -f1) + 512 ))
 mke2fs -q -t ext4 -L pacajob -d "$job" "$img" "${mb}M" || die "vm: mke2fs -d of $job failed"
 say "vm: booting ${kernel##*/} (console: $log)"
 rc=0
-timeout -k 10 "${VM_TIMEOUT:-3600}" qemu-system-ppc64 -M "$QEMU_MACHINE" -cpu "$QEMU_CPU" \
-	-smp "$QEMU_SMP" -m "$QEMU_MEM" -nographic -nodefaults -no-reboot -serial mon:stdio \
-	-kernel "$kernel" -initrd "$initrd" -append "console=hvc0 root=/dev/vda ro $append" \
-	-drive "file=$disk,format=qcow2,if=virtio" -drive "file=$img,format=raw,if=virtio" \
-	</dev/null >"$log" 2>&1 || rc=$?
+distro_qemu "${VM_TIMEOUT:-3600}" "$log" -kernel "$kernel" -initrd "$initrd" \
+	-append "console=hvc0 root=/dev/vda ro $append" \
+	-drive "file=$disk,format=qcow2,if=virtio" -drive "file=$img,format=raw,if=virtio" || rc=$?
 [ "$rc" != 124 ] || say "vm: QEMU timed out after ${VM_TIMEOUT:-3600} s"
 rm -rf "$job/out"
 debugfs -R "rdump /out $job" "$img" >/dev/null 2>&1 || true
